@@ -1,0 +1,61 @@
+"""The simulation core: data, update rules, the run with its history, and the theory.
+
+Pure Python and NumPy (SciPy for one hull computation); it never imports Qt.
+"""
+
+from simulator.engine.dataset import (
+    Dataset,
+    DataFileError,
+    load_csv,
+    load_dataset,
+    load_json,
+    parse_csv,
+    parse_json,
+)
+from simulator.engine.features import PREPROCESSINGS, FeatureMap, InputLine
+from simulator.engine.presets import PRESETS, load_preset
+from simulator.engine.rules import ALGORITHMS
+from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
+from simulator.engine.theory import (
+    AdalineReport,
+    MarginReport,
+    adaline_report,
+    general_mistake_bound,
+    margin_of,
+    winnow_disjunction_bound,
+)
+from simulator.engine.theory import margin_report_for as _margin_report_for
+
+__all__ = [
+    "ALGORITHMS",
+    "ORDERS",
+    "PREPROCESSINGS",
+    "PRESETS",
+    "AdalineReport",
+    "DataFileError",
+    "Dataset",
+    "FeatureMap",
+    "InputLine",
+    "MarginReport",
+    "Settings",
+    "Simulation",
+    "Snapshot",
+    "Trial",
+    "adaline_report",
+    "general_mistake_bound",
+    "load_csv",
+    "load_dataset",
+    "load_json",
+    "load_preset",
+    "margin_of",
+    "margin_report",
+    "parse_csv",
+    "parse_json",
+    "winnow_disjunction_bound",
+]
+
+
+def margin_report(dataset: Dataset, bias: bool = True, preprocessing: str = "none") -> MarginReport:
+    """R, γ*, R²/γ*² and the optimal separator of `dataset` in feature space."""
+    features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
+    return _margin_report_for(features.transform(dataset.points), dataset.labels)

@@ -1,0 +1,99 @@
+"""Ready-made datasets for class: the boolean functions, iris, and random sets.
+
+- ``and``, ``or``, ``xor``: the four corners of the unit square labelled by the function.
+- ``iris``: setosa (+1) against the other two species (-1), on sepal length and width.
+- ``separable``: random points in [-1, 1]² split by a random line, none closer to it than
+  ``margin`` (measured in the input plane), seeded.
+- ``noisy``: two overlapping Gaussian clouds, seeded, guaranteed not linearly separable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from simulator.engine.dataset import Dataset
+from simulator.engine.theory import margin_report_for
+
+__all__ = ["PRESETS", "iris_path", "load_preset"]
+
+_CORNERS = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+
+
+def iris_path() -> Path:
+    """Where the bundled iris.csv lives (the repository's assets/ folder)."""
+    return Path(__file__).resolve().parents[2] / "assets" / "iris.csv"
+
+
+def _boolean(table: tuple[int, int, int, int]) -> Dataset:
+    return Dataset(_CORNERS, np.array(table))
+
+
+def iris() -> Dataset:
+    """Setosa (+1) against versicolor and virginica (-1), on sepal length and width (cm)."""
+    path = iris_path()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ValueError(f"the iris preset needs {path}: {exc.strerror}") from None
+    header = lines[0].split(",")
+    length, width, species = (header.index(c) for c in
+                              ("sepal_length", "sepal_width", "species"))
+    rows = [line.split(",") for line in lines[1:] if line.strip()]
+    points = np.array([[float(r[length]), float(r[width])] for r in rows])
+    labels = np.array([1 if r[species] == "setosa" else -1 for r in rows])
+    return Dataset(points, labels, names=("sepal_length", "sepal_width"))
+
+
+def separable(n: int = 40, margin: float = 0.2, seed: int = 0) -> Dataset:
+    """n points in [-1, 1]² on either side of a random line, at least `margin` from it."""
+    if n < 1:
+        raise ValueError("a separable preset needs at least one point")
+    if not 0 <= margin < 0.5:
+        raise ValueError("the margin must be in [0, 0.5)")
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2,)))
+    angle = rng.uniform(0, 2 * np.pi)
+    normal = np.array([np.cos(angle), np.sin(angle)])
+    offset = rng.uniform(-0.3, 0.3)
+    points = np.empty((0, 2))
+    while len(points) < n:
+        candidates = rng.uniform(-1, 1, size=(4 * n, 2))
+        distance = candidates @ normal + offset
+        points = np.vstack((points, candidates[np.abs(distance) >= margin]))
+    points = points[:n]
+    labels = np.where(points @ normal + offset > 0, 1, -1)
+    return Dataset(points, labels)
+
+
+def noisy(n: int = 40, seed: int = 0) -> Dataset:
+    """Two overlapping Gaussian clouds; never linearly separable (redrawn until it is not)."""
+    if n < 4:
+        raise ValueError("a noisy preset needs at least four points")
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(3,)))
+    while True:
+        labels = np.where(np.arange(n) % 2 == 0, 1, -1)
+        points = rng.normal(0.0, 0.55, size=(n, 2)) + 0.35 * labels[:, None]
+        X = np.column_stack((np.ones(n), points))
+        if not margin_report_for(X, labels.astype(np.int8)).separable:
+            return Dataset(points, labels)
+
+
+PRESETS: dict[str, Callable[[], Dataset]] = {
+    "and": lambda: _boolean((-1, -1, -1, 1)),
+    "or": lambda: _boolean((-1, 1, 1, 1)),
+    "xor": lambda: _boolean((-1, 1, 1, -1)),
+    "iris": iris,
+    "separable": separable,
+    "noisy": noisy,
+}
+
+
+def load_preset(name: str) -> Dataset:
+    """The preset called `name` (see PRESETS)."""
+    try:
+        factory = PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+    return factory()

@@ -1,0 +1,787 @@
+"""`Simulation`: an online learner run one trial at a time over a `Dataset`, with history.
+
+Schedule. Trials come in epochs, one pass over the data each: in dataset order
+(``order="cyclic"``) or in a fresh permutation per epoch (``order="random"``) drawn from
+``(seed, epoch)``, so the same arguments give the same trajectory, bit for bit.
+
+Editing the data. `replace_dataset` keeps the weights and the counters (online learning
+goes on) and starts a new epoch over the new data; convergence is then judged afresh.
+
+Convergence. A mistake-driven rule has converged when a whole epoch passed with no update.
+Adaline has converged when an epoch moved no weight by more than
+``tolerance · max(1, max|w|)``. `run` stops there; `step` goes on regardless.
+
+Divergence. When an update would make a weight non-finite or larger than 1e150 (its
+square would overflow), or a score overflows, the simulation keeps the last finite
+weights, stops updating, and says why in `divergence_reason`.
+
+History. Every trial is recorded compactly (the row it used, its score, whether it was a
+mistake; the weights after each update), so `trial(t)` rebuilds any past `Trial` and
+`seek(t)` restores the learner exactly as it was after trial t. Rewinding restores the
+learner, not the data: the points stay as they are now. Stepping on from a rewound state
+discards the old future.
+
+Fast path. Between updates the weights are fixed, so `run` scores a whole block of
+upcoming trials in one NumPy operation and jumps to the next update. Scores are computed
+row-independently (`rules.dot_rows`), so this gives exactly the trajectory of `step`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from simulator.engine.dataset import Dataset
+from simulator.engine.features import FeatureMap, InputLine
+from simulator.engine.rules import Rule, make_rule
+from simulator.engine.theory import (
+    AdalineReport,
+    MarginReport,
+    adaline_report,
+    general_mistake_bound,
+    margin_of,
+    margin_report_for,
+)
+
+__all__ = ["ORDERS", "Settings", "Simulation", "Snapshot", "Trial"]
+
+FloatArray = NDArray[np.float64]
+ORDERS = ("cyclic", "random")
+_OVERFLOW = 1e150
+
+
+@dataclass(frozen=True, slots=True)
+class Trial:
+    """One trial: the point shown, the prediction, and what the rule did about it.
+
+    `x` is the feature vector (bias first), `point` the raw input coordinates; the
+    weights are the effective w (feature order) before and after the trial.
+    """
+
+    number: int
+    index: int
+    epoch: int
+    x: tuple[float, ...]
+    y: int
+    score: float
+    prediction: int
+    mistake: bool
+    weights_before: tuple[float, ...]
+    weights_after: tuple[float, ...]
+    point: tuple[float, ...]
+
+    @property
+    def updated(self) -> bool:
+        return self.weights_before != self.weights_after
+
+    @property
+    def delta(self) -> tuple[float, ...]:
+        """Δw = weights_after − weights_before."""
+        return tuple(a - b for a, b in zip(self.weights_after, self.weights_before, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything that defines a run besides the data. `None` means the rule's default."""
+
+    algorithm: str = "perceptron"
+    learning_rate: float | None = None
+    promotion: float = 2.0
+    threshold: float | None = None
+    mode: str = "online"
+    bias: bool = True
+    preprocessing: str = "none"
+    order: str = "cyclic"
+    seed: int = 0
+    initial_weights: str | tuple[float, ...] | None = None
+    tolerance: float = 1e-6
+
+    def as_kwargs(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The learner's state after `trials` trials, as plain values for views."""
+
+    trials: int
+    mistakes: int
+    epoch: int
+    weights: tuple[float, ...]
+    threshold: float
+    converged: bool
+    converged_at: int | None
+    diverged: bool
+    divergence_reason: str | None
+    last_trial: Trial | None
+    margin: float
+    misclassified: NDArray[np.bool_]
+
+
+class _Buffer:
+    """A growable NumPy array (rows appended at amortised O(1), truncation free)."""
+
+    __slots__ = ("_data", "_size")
+
+    def __init__(self, dtype: Any, width: int | None = None) -> None:
+        shape = (1024,) if width is None else (1024, width)
+        self._data: NDArray[Any] = np.empty(shape, dtype=dtype)
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _reserve(self, extra: int) -> None:
+        need = self._size + extra
+        if need > self._data.shape[0]:
+            capacity = max(need, self._data.shape[0] + self._data.shape[0] // 4 + 1024)
+            grown = np.empty((capacity, *self._data.shape[1:]), dtype=self._data.dtype)
+            grown[: self._size] = self._data[: self._size]
+            self._data = grown
+
+    def append(self, value: Any) -> None:
+        self._reserve(1)
+        self._data[self._size] = value
+        self._size += 1
+
+    def extend(self, values: NDArray[Any]) -> None:
+        k = values.shape[0]
+        self._reserve(k)
+        self._data[self._size : self._size + k] = values
+        self._size += k
+
+    def truncate(self, size: int) -> None:
+        self._size = min(self._size, size)
+
+    @property
+    def view(self) -> NDArray[Any]:
+        return self._data[: self._size]
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._data.nbytes)
+
+
+@dataclass(eq=False)
+class _Segment:
+    """A stretch of trials over one dataset; it starts after `start` trials, at an epoch start."""
+
+    start: int
+    first_epoch: int
+    dataset: Dataset
+    X: FloatArray
+    y: NDArray[np.int8]
+    converged_at: int | None = None
+
+    @property
+    def n(self) -> int:
+        return int(self.y.shape[0])
+
+
+@dataclass
+class _Live:
+    """Bookkeeping of the epoch in progress (derived from history on `seek`)."""
+
+    epoch_start_trial: int = 0
+    epoch_updates: int = 0
+    epoch_start_state: FloatArray = field(default_factory=lambda: np.zeros(0))
+
+
+class Simulation:
+    """An online linear classifier learning from a dataset one trial at a time.
+
+    Parameters (keyword-only after `algorithm`):
+        algorithm: "perceptron", "winnow", "balanced-winnow" or "adaline".
+        learning_rate: η > 0 (Perceptron 1, Adaline 0.1 by default).
+        promotion: α > 1 for the Winnows (default 2).
+        threshold: θ for classic Winnow (default: the number of features).
+        mode: Adaline's "online" (LMS per trial) or "batch" (one gradient step per epoch).
+        bias: prepend the constant feature 1 (default True).
+        preprocessing: "none", "standardize" or "unit" (see `features`).
+        order: "cyclic" or "random" (a fresh permutation per epoch from `seed`).
+        seed: seeds the random order and random initial weights.
+        initial_weights: None (the rule's default: 0, or 1 for the Winnows), "zeros",
+            "ones", "random", or the numbers (shape (n_features,), or (2, n_features) for
+            Balanced Winnow's (w⁺, w⁻)).
+        tolerance: Adaline's convergence tolerance (relative).
+    """
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        algorithm: str = "perceptron",
+        *,
+        learning_rate: float | None = None,
+        promotion: float = 2.0,
+        threshold: float | None = None,
+        mode: str = "online",
+        bias: bool = True,
+        preprocessing: str = "none",
+        order: str = "cyclic",
+        seed: int = 0,
+        initial_weights: str | ArrayLike | None = None,
+        tolerance: float = 1e-6,
+    ) -> None:
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"dataset must be a Dataset, not {type(dataset).__name__}")
+        if order not in ORDERS:
+            raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+            raise ValueError(f"the seed must be a whole number >= 0; got {seed!r}")
+        if not (math.isfinite(tolerance) and tolerance > 0):
+            raise ValueError(f"the tolerance must be a positive number; got {tolerance!r}")
+        if isinstance(initial_weights, str) or initial_weights is None:
+            initial: str | tuple[float, ...] | None = initial_weights
+        else:
+            initial = tuple(np.asarray(initial_weights, dtype=np.float64).ravel().tolist())
+        n_features = dataset.dimension + (1 if bias else 0)
+        self._rule: Rule = make_rule(
+            algorithm,
+            n_features,
+            learning_rate=learning_rate,
+            promotion=promotion,
+            threshold=threshold,
+            mode=mode,
+        )
+        self._features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
+        self._initial_state = self._rule.initial_state(
+            n_features,
+            initial_weights,
+            np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(0,))),
+        )
+        self._initial_state.setflags(write=False)
+        self.settings = Settings(
+            algorithm=algorithm,
+            learning_rate=learning_rate,
+            promotion=float(promotion),
+            threshold=threshold,
+            mode=mode,
+            bias=bool(bias),
+            preprocessing=preprocessing,
+            order=order,
+            seed=int(seed),
+            initial_weights=initial,
+            tolerance=float(tolerance),
+        )
+        size = self._initial_state.size
+        self._snapshot_stride = 1 if size <= 16 else math.ceil(size / 16)
+        # history
+        self._indices = _Buffer(np.int32)
+        self._scores = _Buffer(np.float64)
+        self._mistake_flags = _Buffer(np.bool_)
+        self._update_trials = _Buffer(np.int64)
+        self._snapshots = _Buffer(np.float64, width=size)
+        self._segments: list[_Segment] = []
+        self._diverged_at: int | None = None
+        self._divergence_reason: str | None = None
+        # live state
+        self._state: FloatArray = self._initial_state.copy()
+        self._trials = 0
+        self._mistakes = 0
+        self._live = _Live(epoch_start_state=self._state.copy())
+        self._order_cache: tuple[_Segment, int, NDArray[np.intp]] | None = None
+        self._block = 64
+        self._set_current(dataset)
+
+    @classmethod
+    def from_settings(cls, dataset: Dataset, settings: Settings) -> Simulation:
+        return cls(dataset, **settings.as_kwargs())
+
+    def _set_current(self, dataset: Dataset) -> None:
+        if dataset.dimension + (1 if self._features.bias else 0) != self._initial_state.shape[-1]:
+            raise ValueError(
+                f"the new data have {dataset.dimension} coordinates; this run has "
+                f"{self._initial_state.shape[-1] - (1 if self._features.bias else 0)}"
+            )
+        self._dataset = dataset
+        self._features = FeatureMap(
+            dataset, bias=self._features.bias, preprocessing=self._features.preprocessing
+        )
+        X = self._features.transform(dataset.points)
+        X.setflags(write=False)
+        self._X = X
+        self._margin_report: MarginReport | None = None
+        self._adaline_report: AdalineReport | None = None
+
+    # -- public state --------------------------------------------------------------------------
+
+    @property
+    def dataset(self) -> Dataset:
+        return self._dataset
+
+    @property
+    def rule(self) -> Rule:
+        return self._rule
+
+    @property
+    def features(self) -> FeatureMap:
+        return self._features
+
+    @property
+    def feature_matrix(self) -> FloatArray:
+        """The feature vectors of the current data, read-only (n, n_features)."""
+        return self._X
+
+    @property
+    def weights(self) -> FloatArray:
+        """A copy of the effective w, in feature order (bias first when bias=True)."""
+        return np.array(self._rule.weights(self._state), dtype=np.float64)
+
+    @property
+    def state(self) -> FloatArray:
+        """A copy of the rule's full state ((w⁺, w⁻) for Balanced Winnow)."""
+        return self._state.copy()
+
+    @property
+    def initial_weights(self) -> FloatArray:
+        return np.array(self._rule.weights(self._initial_state), dtype=np.float64)
+
+    @property
+    def threshold(self) -> float:
+        return float(self._rule.threshold)
+
+    @property
+    def trials(self) -> int:
+        return self._trials
+
+    @property
+    def mistakes(self) -> int:
+        return self._mistakes
+
+    @property
+    def epoch(self) -> int:
+        """The epoch of the latest trial (0 before the first)."""
+        return self._epoch_of(self._trials) if self._trials else 0
+
+    @property
+    def history_length(self) -> int:
+        """How many trials are recorded (more than `trials` after a rewind)."""
+        return len(self._indices)
+
+    @property
+    def converged_at(self) -> int | None:
+        """The trial that completed the first epoch with no update on the current data."""
+        segment = self._segment_continuing_from(self._trials)
+        if segment is None or segment.dataset is not self._dataset:
+            return None
+        at = segment.converged_at
+        return at if at is not None and at <= self._trials else None
+
+    @property
+    def converged(self) -> bool:
+        return self.converged_at is not None
+
+    @property
+    def diverged(self) -> bool:
+        return self._diverged_at is not None and self._diverged_at <= self._trials
+
+    @property
+    def diverged_at(self) -> int | None:
+        return self._diverged_at if self.diverged else None
+
+    @property
+    def divergence_reason(self) -> str | None:
+        return self._divergence_reason if self.diverged else None
+
+    # -- theory of the current data ----------------------------------------------------------------
+
+    def margin_report(self) -> MarginReport:
+        """R, γ*, R²/γ*² and the optimal separator of the current data (cached)."""
+        if self._margin_report is None:
+            self._margin_report = margin_report_for(self._X, self._dataset.labels)
+        return self._margin_report
+
+    def adaline_report(self) -> AdalineReport:
+        """Least squares and Adaline's stable learning rates for the current data (cached)."""
+        if self._adaline_report is None:
+            self._adaline_report = adaline_report(self._X, self._dataset.labels)
+        return self._adaline_report
+
+    def mistake_bound(self) -> float:
+        """The perceptron's mistake bound for this data, from this run's w₀ and η.
+
+        R²/γ*² from w₀ = 0; the general bound from w₀·u + kηγ <= sqrt(|w₀|² + kη²R²)
+        otherwise (η and w₀ as this run's when it is a perceptron, else η = 1, w₀ = 0).
+        """
+        report = self.margin_report()
+        if not report.separable or report.separator is None:
+            return math.inf
+        w0 = self.initial_weights
+        if self._rule.name != "perceptron" or not np.any(w0):
+            return report.bound
+        return general_mistake_bound(
+            w0, np.asarray(report.separator), report.gamma, report.radius,
+            self._rule.learning_rate,  # type: ignore[attr-defined]
+        )
+
+    def current_margin(self) -> float:
+        """minᵢ yᵢ (w·xᵢ − θ)/|w| for the current w; nan when w = 0 or there is no data."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return margin_of(self._rule.weights(self._state), self._X, self._dataset.labels,
+                             self._rule.threshold)
+
+    def misclassified(self) -> NDArray[np.bool_]:
+        """Which current points the current w gets wrong (y·s <= 0), read-only."""
+        if len(self._dataset) == 0:
+            mask = np.zeros(0, dtype=bool)
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                s = self._rule.scores(self._state, self._X)
+            mask = ~(self._dataset.labels * s > 0)
+        mask.setflags(write=False)
+        return mask
+
+    def boundary(self) -> InputLine | None:
+        """The decision boundary w·x = θ as a line in the input plane (None if it is not one)."""
+        return self._features.input_line(self._rule.weights(self._state), self._rule.threshold)
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            trials=self._trials,
+            mistakes=self._mistakes,
+            epoch=self.epoch,
+            weights=tuple(self.weights.tolist()),
+            threshold=self.threshold,
+            converged=self.converged,
+            converged_at=self.converged_at,
+            diverged=self.diverged,
+            divergence_reason=self.divergence_reason,
+            last_trial=self.last_trial,
+            margin=self.current_margin(),
+            misclassified=self.misclassified(),
+        )
+
+    # -- changing the data ---------------------------------------------------------------------
+
+    def replace_dataset(self, dataset: Dataset) -> None:
+        """Continue on new data: weights and counters stay; a new epoch starts next trial."""
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"dataset must be a Dataset, not {type(dataset).__name__}")
+        self._set_current(dataset)
+        self._truncate_future()
+
+    # -- running -----------------------------------------------------------------------------------
+
+    def step(self) -> Trial:
+        """Run one trial and return its record."""
+        segment = self._prepare()
+        epoch, position = self._position(segment, self._trials)
+        i = int(self._order(segment, epoch)[position])
+        before = self._rule.weights(self._state)
+        with np.errstate(over="ignore", invalid="ignore"):
+            score = float(self._rule.scores(self._state, segment.X[i : i + 1])[0])
+            self._advance(segment, position, i, score)
+        return self._make_trial(segment, self._trials, i, score, before,
+                                self._rule.weights(self._state))
+
+    def run(
+        self,
+        max_trials: int,
+        *,
+        until_converged: bool = True,
+        budget_seconds: float | None = None,
+    ) -> int:
+        """Run up to `max_trials` trials; return how many ran.
+
+        Stops early once converged or diverged (unless `until_converged=False`), or when
+        `budget_seconds` of wall time have passed (checked between blocks; the trajectory
+        never depends on it).
+        """
+        if max_trials < 0:
+            raise ValueError(f"max_trials must be >= 0; got {max_trials}")
+        deadline = None if budget_seconds is None else time.perf_counter() + budget_seconds
+        done = 0
+        with np.errstate(over="ignore", invalid="ignore"):
+            while done < max_trials:
+                if until_converged and (self.converged or self.diverged):
+                    break
+                segment = self._prepare()
+                done += self._run_block(segment, max_trials - done)
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+        return done
+
+    def _run_block(self, segment: _Segment, limit: int) -> int:
+        """Run up to `limit` trials within the current epoch, jumping to the next update."""
+        rule = self._rule
+        epoch, position = self._position(segment, self._trials)
+        order = self._order(segment, epoch)
+        updating = self._diverged_at is None
+        if updating and not rule.mistake_driven and not rule.batch:
+            # Online Adaline updates on every trial: nothing to jump over.
+            i = int(order[position])
+            score = float(rule.scores(self._state, segment.X[i : i + 1])[0])
+            self._advance(segment, position, i, score)
+            return 1
+        m = min(segment.n - position, limit, self._block)
+        if self.settings.order == "cyclic":
+            rows = slice(position, position + m)
+            indices = order[rows]
+            X, y = segment.X[rows], segment.y[rows]
+        else:
+            indices = order[position : position + m]
+            X, y = segment.X[indices], segment.y[indices]
+        scores = rule.scores(self._state, X)
+        if not updating:
+            trigger = m  # no updates any more: record the block as it is
+        elif rule.batch:
+            trigger = m - 1 if position + m == segment.n else m
+        else:
+            wrong = ~(y * scores > 0)  # mistakes, and non-finite scores
+            trigger = int(np.argmax(wrong)) if wrong.any() else m
+        # Size the next block to the gap between updates seen so far.
+        self._block = min(64 + 2 * trigger if trigger < m else 2 * self._block, 1 << 16)
+        if not np.all(np.isfinite(scores[:trigger])):
+            trigger = int(np.argmin(np.isfinite(scores)))
+        if trigger:
+            self._record(indices[:trigger], scores[:trigger])
+            self._trials += trigger
+            self._mistakes += int(np.count_nonzero(~(y[:trigger] * scores[:trigger] > 0)))
+            if position + trigger == segment.n:
+                self._end_epoch(segment)
+        if trigger < m:
+            self._advance(segment, position + trigger, int(indices[trigger]),
+                          float(scores[trigger]))
+            return trigger + 1
+        return trigger
+
+    # -- one trial -------------------------------------------------------------------------------
+
+    def _advance(self, segment: _Segment, position: int, i: int, score: float) -> None:
+        """Record trial (row i, its score) and apply the rule's update, if any."""
+        t = self._trials + 1
+        y = int(segment.y[i])
+        mistake = not y * score > 0
+        self._record(np.array([i], dtype=np.int32), np.array([score]))
+        self._trials = t
+        self._mistakes += mistake
+        if self._diverged_at is None:
+            new_state: FloatArray | None = None
+            rule = self._rule
+            if not math.isfinite(score):
+                self._diverge(t, f"the score w·x overflowed at trial {t}")
+            elif rule.batch:
+                if position == segment.n - 1:
+                    new_state = self._batch_update(self._state, t, segment)
+            elif mistake or not rule.mistake_driven:
+                new_state = rule.update(self._state, segment.X[i], y, score)
+            if new_state is not None:
+                if np.all(np.isfinite(new_state)) and np.max(np.abs(new_state)) <= _OVERFLOW:
+                    self._state = new_state
+                    self._record_update(t)
+                    self._live.epoch_updates += 1
+                else:
+                    self._diverge(t, self._divergence_message(t))
+        if position == segment.n - 1:
+            self._end_epoch(segment)
+
+    def _batch_update(self, state: FloatArray, t: int, segment: _Segment) -> FloatArray:
+        """Adaline's batch step at the end of the epoch ending with trial t."""
+        first = t - segment.n  # trials first+1 .. t form the epoch
+        rows = self._indices.view[first:t]
+        return self._rule.update_batch(  # type: ignore[attr-defined,no-any-return]
+            state, segment.X[rows], segment.y[rows], self._scores.view[first:t]
+        )
+
+    def _divergence_message(self, t: int) -> str:
+        rule = self._rule
+        if rule.name == "adaline":
+            report = self.adaline_report()
+            limit = report.batch_rate_limit if rule.batch else report.online_rate_limit
+            return (
+                f"Adaline diverged at trial {t}: the weights grew past 1e150. "
+                f"η = {rule.learning_rate:g} is too large; "  # type: ignore[attr-defined]
+                f"{'batch' if rule.batch else 'online'} Adaline is stable for η < {limit:.4g}"
+            )
+        return (
+            f"{rule.title} overflowed at trial {t}: a weight grew past 1e150, so it stopped "
+            "updating (try a smaller α or scaled data)"
+        )
+
+    def _diverge(self, t: int, reason: str) -> None:
+        self._diverged_at = t
+        self._divergence_reason = reason
+
+    def _end_epoch(self, segment: _Segment) -> None:
+        if self._diverged_at is None and segment.converged_at is None:
+            if self._rule.mistake_driven:
+                settled = self._live.epoch_updates == 0
+            else:
+                change = float(np.max(np.abs(self._state - self._live.epoch_start_state)))
+                settled = change <= self.settings.tolerance * max(
+                    1.0, float(np.max(np.abs(self._state)))
+                )
+            if settled:
+                segment.converged_at = self._trials
+        self._live = _Live(self._trials, 0, self._state.copy())
+
+    # -- history ---------------------------------------------------------------------------------
+
+    def _record(self, indices: NDArray[Any], scores: FloatArray) -> None:
+        self._indices.extend(indices)
+        self._scores.extend(scores)
+        y = self._segments[-1].y[indices]
+        self._mistake_flags.extend(~(y * scores > 0))
+
+    def _record_update(self, t: int) -> None:
+        self._update_trials.append(t)
+        if len(self._update_trials) % self._snapshot_stride == 0:
+            self._snapshots.append(self._state.ravel())
+
+    def _truncate_future(self) -> None:
+        """Forget recorded trials after the current one (they were computed for another past)."""
+        t = self._trials
+        if len(self._indices) > t:
+            self._indices.truncate(t)
+            self._scores.truncate(t)
+            self._mistake_flags.truncate(t)
+            updates = int(np.searchsorted(self._update_trials.view, t, side="right"))
+            self._update_trials.truncate(updates)
+            self._snapshots.truncate(updates // self._snapshot_stride)
+            if self._diverged_at is not None and self._diverged_at > t:
+                self._diverged_at = None
+                self._divergence_reason = None
+        while self._segments and self._segments[-1].start > t:
+            self._segments.pop()
+        if self._segments:
+            last = self._segments[-1]
+            if last.converged_at is not None and last.converged_at > t:
+                last.converged_at = None
+
+    def _prepare(self) -> _Segment:
+        """The segment the next trial belongs to, opening one for new data if needed."""
+        if len(self._dataset) == 0:
+            raise ValueError("the dataset is empty: place some points before stepping")
+        self._truncate_future()
+        t = self._trials
+        if self._segments and self._segments[-1].dataset is self._dataset:
+            return self._segments[-1]
+        if self._segments and self._segments[-1].start == t:
+            self._segments.pop()  # no trials ran on that data
+        first_epoch = self._epoch_of(t) + 1 if t else 1
+        segment = _Segment(t, first_epoch, self._dataset, self._X, self._dataset.labels)
+        self._segments.append(segment)
+        self._live = _Live(t, 0, self._state.copy())
+        return segment
+
+    def _segment_of_trial(self, t: int) -> _Segment:
+        """The segment holding trial t (1 <= t <= history_length)."""
+        for segment in reversed(self._segments):
+            if segment.start < t:
+                return segment
+        raise IndexError(t)
+
+    def _segment_continuing_from(self, t: int) -> _Segment | None:
+        """The segment in which trial t + 1 would run, if the data had not changed."""
+        for segment in reversed(self._segments):
+            if segment.start <= t:
+                return segment
+        return None
+
+    def _epoch_of(self, t: int) -> int:
+        segment = self._segment_of_trial(t)
+        return segment.first_epoch + (t - segment.start - 1) // segment.n
+
+    def _position(self, segment: _Segment, t: int) -> tuple[int, int]:
+        """(epoch, position in epoch) of the trial after t, within `segment`."""
+        k = t - segment.start
+        return segment.first_epoch + k // segment.n, k % segment.n
+
+    def _order(self, segment: _Segment, epoch: int) -> NDArray[np.intp]:
+        """The rows of `segment` in the order epoch `epoch` visits them."""
+        cache = self._order_cache
+        if cache is not None and cache[0] is segment and cache[1] == epoch:
+            return cache[2]
+        if self.settings.order == "cyclic":
+            order = np.arange(segment.n)
+        else:
+            rng = np.random.default_rng(
+                np.random.SeedSequence(self.settings.seed, spawn_key=(1, epoch))
+            )
+            order = rng.permutation(segment.n)
+        self._order_cache = (segment, epoch, order)
+        return order
+
+    def _state_after(self, t: int) -> FloatArray:
+        """The rule's state after trial t, from the snapshots (replaying at most a few updates)."""
+        updates = int(np.searchsorted(self._update_trials.view, t, side="right"))
+        base = updates // self._snapshot_stride
+        state = (
+            self._snapshots.view[base - 1].reshape(self._initial_state.shape)
+            if base
+            else self._initial_state
+        )
+        for q in range(base * self._snapshot_stride, updates):
+            trial = int(self._update_trials.view[q])
+            segment = self._segment_of_trial(trial)
+            if self._rule.batch:
+                state = self._batch_update(state, trial, segment)
+            else:
+                i = int(self._indices.view[trial - 1])
+                state = self._rule.update(state, segment.X[i], int(segment.y[i]),
+                                          float(self._scores.view[trial - 1]))
+        return np.array(state, dtype=np.float64)
+
+    def trial(self, t: int) -> Trial:
+        """The record of trial t (1-based), rebuilt from history."""
+        if not 1 <= t <= len(self._indices):
+            raise IndexError(f"no trial {t}: {len(self._indices)} trials are recorded")
+        segment = self._segment_of_trial(t)
+        i = int(self._indices.view[t - 1])
+        return self._make_trial(
+            segment, t, i, float(self._scores.view[t - 1]),
+            self._rule.weights(self._state_after(t - 1)),
+            self._rule.weights(self._state_after(t)),
+        )
+
+    @property
+    def last_trial(self) -> Trial | None:
+        return self.trial(self._trials) if self._trials else None
+
+    def _make_trial(self, segment: _Segment, t: int, i: int, score: float,
+                    before: FloatArray, after: FloatArray) -> Trial:
+        y = int(segment.y[i])
+        prediction = 0 if score == 0 or math.isnan(score) else (1 if score > 0 else -1)
+        return Trial(
+            number=t,
+            index=i,
+            epoch=segment.first_epoch + (t - segment.start - 1) // segment.n,
+            x=tuple(segment.X[i].tolist()),
+            y=y,
+            score=score,
+            prediction=prediction,
+            mistake=not y * score > 0,
+            weights_before=tuple(before.tolist()),
+            weights_after=tuple(after.tolist()),
+            point=tuple(segment.dataset.points[i].tolist()),
+        )
+
+    def seek(self, t: int) -> None:
+        """Restore the learner exactly as it was after trial t (0 <= t <= history_length)."""
+        if not 0 <= t <= len(self._indices):
+            raise ValueError(f"cannot seek to trial {t}: {len(self._indices)} trials are recorded")
+        self._state = self._state_after(t)
+        self._trials = t
+        self._mistakes = int(np.count_nonzero(self._mistake_flags.view[:t]))
+        segment = self._segment_continuing_from(t)
+        if segment is None:
+            self._live = _Live(0, 0, self._state.copy())
+            return
+        k = t - segment.start
+        epoch_start = t - k % segment.n
+        updates = self._update_trials.view
+        count = int(np.searchsorted(updates, t, side="right")
+                    - np.searchsorted(updates, epoch_start, side="right"))
+        self._live = _Live(epoch_start, count, self._state_after(epoch_start))
+
+    def history_nbytes(self) -> int:
+        """Memory held by the history buffers, in bytes."""
+        buffers = (self._indices, self._scores, self._mistake_flags, self._update_trials,
+                   self._snapshots)
+        return sum(b.nbytes for b in buffers)
+
