@@ -19,8 +19,8 @@ from simulator.engine import (
     ORDERS,
     PREPROCESSINGS,
     PRESETS,
-    Dataset,
     DataFileError,
+    Dataset,
     Settings,
     Simulation,
     load_dataset,
@@ -98,30 +98,77 @@ def _initial_weights(text: str) -> str | tuple[float, ...]:
 def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: str | None) -> None:
     data = parser.add_argument_group("data")
     data.add_argument(
-        "--dataset", metavar="PRESET_OR_FILE", default=dataset_default,
+        "--dataset",
+        metavar="PRESET_OR_FILE",
+        default=dataset_default,
         help=f"a preset ({', '.join(PRESETS)}) or a .csv/.json file (x1,x2,label)",
     )
     rule = parser.add_argument_group("learner")
-    rule.add_argument("--algorithm", choices=list(ALGORITHMS), default="perceptron",
-                      help="the update rule (default perceptron)")
-    rule.add_argument("--learning-rate", "--eta", type=_positive_float, metavar="η",
-                      help="η > 0 (default 1 for the perceptron, 0.1 for Adaline)")
-    rule.add_argument("--promotion", "--alpha", type=float, default=2.0, metavar="α",
-                      help="Winnow's promotion factor α > 1 (default 2)")
-    rule.add_argument("--threshold", "--theta", type=float, metavar="θ",
-                      help="classic Winnow's threshold θ (default: the number of features)")
-    rule.add_argument("--mode", choices=("online", "batch"), default="online",
-                      help="Adaline: LMS per trial, or one gradient step per epoch")
-    rule.add_argument("--no-bias", dest="bias", action="store_false",
-                      help="no constant feature 1 (the boundary passes through the origin)")
-    rule.add_argument("--preprocessing", choices=PREPROCESSINGS, default="none",
-                      help="feature preprocessing (default none)")
-    rule.add_argument("--order", choices=ORDERS, default="cyclic",
-                      help="cyclic: dataset order; random: a fresh permutation each epoch")
-    rule.add_argument("--seed", type=_non_negative_int, default=0,
-                      help="seed for the random order and random initial weights (default 0)")
-    rule.add_argument("--initial-weights", type=_initial_weights, default="default",
-                      metavar="W", help="default, zeros, ones, random, or numbers: 0.5,1,-1")
+    rule.add_argument(
+        "--algorithm",
+        choices=list(ALGORITHMS),
+        default="perceptron",
+        help="the update rule (default perceptron)",
+    )
+    rule.add_argument(
+        "--learning-rate",
+        "--eta",
+        type=_positive_float,
+        metavar="η",
+        help="η > 0 (default 1 for the perceptron, 0.1 for Adaline)",
+    )
+    rule.add_argument(
+        "--promotion",
+        "--alpha",
+        type=float,
+        default=2.0,
+        metavar="α",
+        help="Winnow's promotion factor α > 1 (default 2)",
+    )
+    rule.add_argument(
+        "--threshold",
+        "--theta",
+        type=float,
+        metavar="θ",
+        help="classic Winnow's threshold θ (default: the number of features)",
+    )
+    rule.add_argument(
+        "--mode",
+        choices=("online", "batch"),
+        default="online",
+        help="Adaline: LMS per trial, or one gradient step per epoch",
+    )
+    rule.add_argument(
+        "--no-bias",
+        dest="bias",
+        action="store_false",
+        help="no constant feature 1 (the boundary passes through the origin)",
+    )
+    rule.add_argument(
+        "--preprocessing",
+        choices=PREPROCESSINGS,
+        default="none",
+        help="feature preprocessing (default none)",
+    )
+    rule.add_argument(
+        "--order",
+        choices=ORDERS,
+        default="cyclic",
+        help="cyclic: dataset order; random: a fresh permutation each epoch",
+    )
+    rule.add_argument(
+        "--seed",
+        type=_non_negative_int,
+        default=0,
+        help="seed for the random order and random initial weights (default 0)",
+    )
+    rule.add_argument(
+        "--initial-weights",
+        type=_initial_weights,
+        default="default",
+        metavar="W",
+        help="default, zeros, ones, random, or numbers: 0.5,1,-1",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -142,21 +189,46 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_learner_options(export, dataset_default=None)
     length = export.add_mutually_exclusive_group(required=True)
-    length.add_argument("--trials", type=_positive_int, metavar="N",
-                        help="run exactly N trials (also past convergence)")
-    length.add_argument("--until-converged", action="store_true",
-                        help="run until convergence (or --max-trials)")
-    export.add_argument("--max-trials", type=_positive_int, default=1000, metavar="N",
-                        help="cap for --until-converged (default 1000)")
-    export.add_argument("--out", required=True, type=Path, metavar="DIR",
-                        help="folder for frame_00000.png, ... (created if missing)")
+    length.add_argument(
+        "--trials",
+        type=_positive_int,
+        metavar="N",
+        help="run exactly N trials (also past convergence)",
+    )
+    length.add_argument(
+        "--until-converged", action="store_true", help="run until convergence (or --max-trials)"
+    )
+    export.add_argument(
+        "--max-trials",
+        type=_positive_int,
+        default=1000,
+        metavar="N",
+        help="cap for --until-converged (default 1000)",
+    )
+    export.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="DIR",
+        help="folder for frame_00000.png, ... (created if missing)",
+    )
     export.add_argument("--gif", type=Path, metavar="FILE", help="also write an animated GIF")
-    export.add_argument("--mp4", type=Path, metavar="FILE",
-                        help="also write an MP4 (needs imageio-ffmpeg)")
-    export.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
-                        help="frame size in pixels (default 1280x720)")
-    export.add_argument("--fps", type=_positive_float, default=5.0,
-                        help="frames per second for GIF and MP4 (default 5)")
+    export.add_argument(
+        "--mp4", type=Path, metavar="FILE", help="also write an MP4 (needs imageio-ffmpeg)"
+    )
+    export.add_argument(
+        "--size",
+        type=_size,
+        default=(1280, 720),
+        metavar="WxH",
+        help="frame size in pixels (default 1280x720)",
+    )
+    export.add_argument(
+        "--fps",
+        type=_positive_float,
+        default=5.0,
+        help="frames per second for GIF and MP4 (default 5)",
+    )
     export.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
@@ -178,8 +250,9 @@ def resolve_dataset(spec: str) -> Dataset:
         return load_preset(spec)
     path = Path(spec)
     if path.suffix.lower() not in (".csv", ".json", ".txt") and not path.exists():
-        raise UsageError(f"unknown dataset {spec!r}: not a preset ({', '.join(PRESETS)}) "
-                         "and no such file")
+        raise UsageError(
+            f"unknown dataset {spec!r}: not a preset ({', '.join(PRESETS)}) and no such file"
+        )
     try:
         return load_dataset(path)
     except DataFileError as exc:

@@ -5,11 +5,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings
 
-settings.register_profile(
-    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")
 
 _BENCHMARKS = Path(__file__).parent / "benchmarks"

@@ -4,8 +4,8 @@ Pure Python and NumPy (SciPy for one hull computation); it never imports Qt.
 """
 
 from simulator.engine.dataset import (
-    Dataset,
     DataFileError,
+    Dataset,
     load_csv,
     load_dataset,
     load_json,

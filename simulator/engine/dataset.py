@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["Dataset", "DataFileError", "load_csv", "load_dataset", "load_json", "parse_csv"]
+__all__ = ["DataFileError", "Dataset", "load_csv", "load_dataset", "load_json", "parse_csv"]
 
 FloatArray = NDArray[np.float64]
 LabelArray = NDArray[np.int8]
@@ -58,17 +58,15 @@ class Dataset:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"points must be numbers: {exc}") from None
         if pts.ndim != 2:
-            raise ValueError(
-                f"points must be a 2-D array of shape (n, d); got shape {pts.shape}"
-            )
+            raise ValueError(f"points must be a 2-D array of shape (n, d); got shape {pts.shape}")
         if pts.shape[1] < 1:
             raise ValueError("points need at least one coordinate (d >= 1)")
         bad = ~np.isfinite(pts)
         if bad.any():
             row, col = (int(i) for i in np.argwhere(bad)[0])
             raise ValueError(
-                f"point {row} has a non-finite coordinate ({float(pts[row, col])} in column {col}); "
-                "points must be finite numbers"
+                f"point {row} has a non-finite coordinate ({float(pts[row, col])} "
+                f"in column {col}); points must be finite numbers"
             )
         try:
             raw = np.array(labels, dtype=np.float64)
@@ -78,7 +76,8 @@ class Dataset:
             raise ValueError(f"labels must be a 1-D array; got shape {raw.shape}")
         if raw.shape[0] != pts.shape[0]:
             raise ValueError(
-                f"{pts.shape[0]} points but {raw.shape[0]} labels; there must be one label per point"
+                f"{pts.shape[0]} points but {raw.shape[0]} labels; "
+                "there must be one label per point"
             )
         outside = ~np.isin(raw, (-1.0, 1.0))
         if outside.any():
@@ -293,7 +292,8 @@ def parse_csv(text: str, source: str = "<text>") -> Dataset:
         where = f"{source}, line {row.line}"
         if len(row.values) != len(header.values):
             raise DataFileError(
-                f"{where}: {len(row.values)} values, but the header has {len(header.values)} columns"
+                f"{where}: {len(row.values)} values, "
+                f"but the header has {len(header.values)} columns"
             )
         point = []
         for j in coord_cols:
@@ -330,8 +330,9 @@ def parse_json(text: str, source: str = "<text>") -> Dataset:
     for i, label in enumerate(labels):
         if isinstance(label, bool) or not isinstance(label, int | float):
             raise DataFileError(f"{source}: label {i} ({label!r}) is not -1, +1, 0 or 1")
-    mapped = _map_labels([_parse_label(str(v), f"{source}, label {i}") for i, v in enumerate(labels)],
-                         source)
+    mapped = _map_labels(
+        [_parse_label(str(v), f"{source}, label {i}") for i, v in enumerate(labels)], source
+    )
     names = data.get("names")
     if not points:
         dimension = len(names) if isinstance(names, list) and names else 2

@@ -49,7 +49,8 @@ class FeatureMap:
     def __init__(self, dataset: Dataset, *, bias: bool = True, preprocessing: str = "none"):
         if preprocessing not in PREPROCESSINGS:
             raise ValueError(
-                f"unknown preprocessing {preprocessing!r}; choose one of {', '.join(PREPROCESSINGS)}"
+                f"unknown preprocessing {preprocessing!r}; "
+                f"choose one of {', '.join(PREPROCESSINGS)}"
             )
         self.bias = bool(bias)
         self.preprocessing = preprocessing

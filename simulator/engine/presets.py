@@ -39,8 +39,7 @@ def iris() -> Dataset:
     except OSError as exc:
         raise ValueError(f"the iris preset needs {path}: {exc.strerror}") from None
     header = lines[0].split(",")
-    length, width, species = (header.index(c) for c in
-                              ("sepal_length", "sepal_width", "species"))
+    length, width, species = (header.index(c) for c in ("sepal_length", "sepal_width", "species"))
     rows = [line.split(",") for line in lines[1:] if line.strip()]
     points = np.array([[float(r[length]), float(r[width])] for r in rows])
     labels = np.array([1 if r[species] == "setosa" else -1 for r in rows])

@@ -17,6 +17,7 @@ trajectory that `Simulation.step` would take.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -30,22 +31,22 @@ __all__ = [
     "Perceptron",
     "Rule",
     "Winnow",
-    "dot_rows",
+    "dot_columns",
     "make_rule",
 ]
 
 FloatArray = NDArray[np.float64]
 
 
-def dot_rows(X: FloatArray, w: FloatArray) -> FloatArray:
-    """w·x for every row x of X, summed left to right over the columns.
+def dot_columns(columns: Sequence[FloatArray], w: Sequence[float]) -> FloatArray:
+    """w·x for every point, given the feature columns, summed left to right.
 
-    Elementwise IEEE operations in a fixed order, so each row's result does not depend on
-    how many rows are computed together.
+    Elementwise IEEE operations in a fixed order, so each point's result does not depend on
+    how many points are computed together.
     """
-    total = X[:, 0] * w[0]
-    for j in range(1, X.shape[1]):
-        total += X[:, j] * w[j]
+    total: FloatArray = columns[0] * w[0]
+    for column, weight in zip(columns[1:], w[1:], strict=True):
+        total += column * weight
     return total
 
 
@@ -125,9 +126,20 @@ class Rule:
 
     def scores(self, state: FloatArray, X: FloatArray) -> FloatArray:
         """s = w·x − θ for each row x of X."""
-        s = dot_rows(X, self.weights(state))
+        return self.signed_scores(state, list(X.T), 1.0)
+
+    def signed_scores(
+        self, state: FloatArray, columns: Sequence[FloatArray], signs: float | FloatArray
+    ) -> FloatArray:
+        """w·c − θ·sign for each point, given its feature columns c (see `dot_columns`).
+
+        With signs = 1 this is the score s; with the columns of z = y x and signs = y it is
+        y·s, bit for bit (negating is exact and rounding is symmetric), which is how
+        `Simulation.run` finds mistakes (y·s <= 0) in one pass.
+        """
+        s = dot_columns(columns, self.weights(state).tolist())
         if self.threshold:
-            s -= self.threshold
+            s -= self.threshold * signs
         return s
 
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
@@ -172,7 +184,9 @@ class Winnow(Rule):
 
     def __post_init__(self) -> None:
         if not math.isfinite(self.promotion) or self.promotion <= 1.0:
-            raise ValueError(f"the promotion factor α must be a finite number > 1; got {self.promotion!r}")
+            raise ValueError(
+                f"the promotion factor α must be a finite number > 1; got {self.promotion!r}"
+            )
         _check_positive("the threshold θ", self.threshold)
 
     def default_state(self, n_features: int) -> FloatArray:
@@ -213,7 +227,9 @@ class BalancedWinnow(Winnow):
 
     def __post_init__(self) -> None:
         if not math.isfinite(self.promotion) or self.promotion <= 1.0:
-            raise ValueError(f"the promotion factor α must be a finite number > 1; got {self.promotion!r}")
+            raise ValueError(
+                f"the promotion factor α must be a finite number > 1; got {self.promotion!r}"
+            )
         if self.threshold != 0.0:
             raise ValueError("Balanced Winnow has no threshold (θ = 0)")
 
@@ -255,10 +271,11 @@ class Adaline(Rule):
         """w <- w + η (y − w·x) x."""
         return state + (self.learning_rate * (y - score)) * x
 
-    def update_batch(self, state: FloatArray, X: FloatArray, y: NDArray[np.int8],
-                     scores: FloatArray) -> FloatArray:
+    def update_batch(
+        self, state: FloatArray, X: FloatArray, y: NDArray[np.int8], scores: FloatArray
+    ) -> FloatArray:
         """w <- w + η Σᵢ (yᵢ − w·xᵢ) xᵢ over the epoch's trials, in trial order."""
-        gradient = np.add.reduce((y - scores)[:, None] * X, axis=0)
+        gradient: FloatArray = np.add.reduce((y - scores)[:, None] * X, axis=0)
         return state + self.learning_rate * gradient
 
     def describe(self) -> str:
@@ -281,9 +298,7 @@ def make_rule(
 ) -> Rule:
     """Build the rule named `algorithm` with its parameters (the others are ignored)."""
     if algorithm not in ALGORITHMS:
-        raise ValueError(
-            f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}"
-        )
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     if mode not in ("online", "batch"):
         raise ValueError(f"unknown mode {mode!r}; use 'online' or 'batch'")
     if algorithm == "perceptron":

@@ -23,7 +23,7 @@ discards the old future.
 
 Fast path. Between updates the weights are fixed, so `run` scores a whole block of
 upcoming trials in one NumPy operation and jumps to the next update. Scores are computed
-row-independently (`rules.dot_rows`), so this gives exactly the trajectory of `step`.
+row-independently (`rules.dot_columns`), so this gives exactly the trajectory of `step`.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ __all__ = ["ORDERS", "Settings", "Simulation", "Snapshot", "Trial"]
 FloatArray = NDArray[np.float64]
 ORDERS = ("cyclic", "random")
 _OVERFLOW = 1e150
+_MAX_BLOCK = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +125,10 @@ class Snapshot:
 
 
 class _Buffer:
-    """A growable NumPy array (rows appended at amortised O(1), truncation free)."""
+    """A growable NumPy array (rows appended at amortised O(1), truncation free).
+
+    It grows by half, not double, to keep a million-trial history within 64 MB.
+    """
 
     __slots__ = ("_data", "_size")
 
@@ -139,7 +143,7 @@ class _Buffer:
     def _reserve(self, extra: int) -> None:
         need = self._size + extra
         if need > self._data.shape[0]:
-            capacity = max(need, self._data.shape[0] + self._data.shape[0] // 4 + 1024)
+            capacity = max(need, self._data.shape[0] * 3 // 2 + 1024)
             grown = np.empty((capacity, *self._data.shape[1:]), dtype=self._data.dtype)
             grown[: self._size] = self._data[: self._size]
             self._data = grown
@@ -177,6 +181,11 @@ class _Segment:
     X: FloatArray
     y: NDArray[np.int8]
     converged_at: int | None = None
+    signed_columns: tuple[FloatArray, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Contiguous columns of z = y x: the fast path gets y·s = w·z − yθ from them.
+        self.signed_columns = tuple(np.ascontiguousarray(c) for c in (self.y[:, None] * self.X).T)
 
     @property
     def n(self) -> int:
@@ -415,15 +424,19 @@ class Simulation:
         if self._rule.name != "perceptron" or not np.any(w0):
             return report.bound
         return general_mistake_bound(
-            w0, np.asarray(report.separator), report.gamma, report.radius,
+            w0,
+            np.asarray(report.separator),
+            report.gamma,
+            report.radius,
             self._rule.learning_rate,  # type: ignore[attr-defined]
         )
 
     def current_margin(self) -> float:
         """minᵢ yᵢ (w·xᵢ − θ)/|w| for the current w; nan when w = 0 or there is no data."""
         with np.errstate(over="ignore", invalid="ignore"):
-            return margin_of(self._rule.weights(self._state), self._X, self._dataset.labels,
-                             self._rule.threshold)
+            return margin_of(
+                self._rule.weights(self._state), self._X, self._dataset.labels, self._rule.threshold
+            )
 
     def misclassified(self) -> NDArray[np.bool_]:
         """Which current points the current w gets wrong (y·s <= 0), read-only."""
@@ -476,8 +489,9 @@ class Simulation:
         with np.errstate(over="ignore", invalid="ignore"):
             score = float(self._rule.scores(self._state, segment.X[i : i + 1])[0])
             self._advance(segment, position, i, score)
-        return self._make_trial(segment, self._trials, i, score, before,
-                                self._rule.weights(self._state))
+        return self._make_trial(
+            segment, self._trials, i, score, before, self._rule.weights(self._state)
+        )
 
     def run(
         self,
@@ -501,54 +515,92 @@ class Simulation:
                 if until_converged and (self.converged or self.diverged):
                     break
                 segment = self._prepare()
-                done += self._run_block(segment, max_trials - done)
+                rule = self._rule
+                if self._diverged_at is None and not rule.mistake_driven and not rule.batch:
+                    # Online Adaline updates on every trial: there is nothing to jump over.
+                    epoch, position = self._position(segment, self._trials)
+                    i = int(self._order(segment, epoch)[position])
+                    score = float(rule.scores(self._state, segment.X[i : i + 1])[0])
+                    self._advance(segment, position, i, score)
+                    done += 1
+                else:
+                    done += self._run_epoch(segment, max_trials - done, deadline)
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
         return done
 
-    def _run_block(self, segment: _Segment, limit: int) -> int:
-        """Run up to `limit` trials within the current epoch, jumping to the next update."""
+    def _run_epoch(self, segment: _Segment, limit: int, deadline: float | None) -> int:
+        """Up to `limit` trials, within the current epoch, scoring blocks between updates.
+
+        For mistake-driven rules, for batch Adaline (whose one update ends the epoch) and
+        for any rule once diverged (no more updates). Blocks are scored as y·s = w·z − yθ
+        (z = y x), so a mistake is a non-positive entry; updates are recorded at the end.
+        """
         rule = self._rule
-        epoch, position = self._position(segment, self._trials)
+        epoch, start = self._position(segment, self._trials)
         order = self._order(segment, epoch)
-        updating = self._diverged_at is None
-        if updating and not rule.mistake_driven and not rule.batch:
-            # Online Adaline updates on every trial: nothing to jump over.
-            i = int(order[position])
-            score = float(rule.scores(self._state, segment.X[i : i + 1])[0])
-            self._advance(segment, position, i, score)
-            return 1
-        m = min(segment.n - position, limit, self._block)
-        if self.settings.order == "cyclic":
-            rows = slice(position, position + m)
-            indices = order[rows]
-            X, y = segment.X[rows], segment.y[rows]
-        else:
-            indices = order[position : position + m]
-            X, y = segment.X[indices], segment.y[indices]
-        scores = rule.scores(self._state, X)
-        if not updating:
-            trigger = m  # no updates any more: record the block as it is
-        elif rule.batch:
-            trigger = m - 1 if position + m == segment.n else m
-        else:
-            wrong = ~(y * scores > 0)  # mistakes, and non-finite scores
-            trigger = int(np.argmax(wrong)) if wrong.any() else m
-        # Size the next block to the gap between updates seen so far.
-        self._block = min(64 + 2 * trigger if trigger < m else 2 * self._block, 1 << 16)
-        if not np.all(np.isfinite(scores[:trigger])):
-            trigger = int(np.argmin(np.isfinite(scores)))
-        if trigger:
-            self._record(indices[:trigger], scores[:trigger])
-            self._trials += trigger
-            self._mistakes += int(np.count_nonzero(~(y[:trigger] * scores[:trigger] > 0)))
-            if position + trigger == segment.n:
-                self._end_epoch(segment)
-        if trigger < m:
-            self._advance(segment, position + trigger, int(indices[trigger]),
-                          float(scores[trigger]))
-            return trigger + 1
-        return trigger
+        end = min(segment.n, start + limit)
+        cyclic = self.settings.order == "cyclic"
+        updating = self._diverged_at is None and rule.mistake_driven
+        first_trial = self._trials + 1 - start  # the trial number at position 0
+        state = self._state
+        parts: list[FloatArray] = []
+        update_trials: list[int] = []
+        update_states: list[FloatArray] = []
+        block = self._block
+        position = start
+        while position < end:
+            m = min(block, end - position)
+            if cyclic:
+                columns = [c[position : position + m] for c in segment.signed_columns]
+                signs = segment.y[position : position + m] if rule.threshold else 1.0
+            else:
+                rows = order[position : position + m]
+                columns = [c[rows] for c in segment.signed_columns]
+                signs = segment.y[rows] if rule.threshold else 1.0
+            signed = rule.signed_scores(state, columns, signs)
+            f = m
+            if updating:
+                correct = signed > 0  # False for mistakes and for non-finite scores
+                f = int(correct.argmin())
+                if correct[f]:
+                    f = m
+            if f == m:
+                parts.append(signed)
+                position += m
+                block = min(2 * block, _MAX_BLOCK)
+                continue
+            parts.append(signed[: f + 1])
+            position += f + 1
+            block = min(64 + 2 * f, _MAX_BLOCK)  # size blocks to the gap between mistakes
+            t, i = first_trial + position - 1, int(order[position - 1])
+            y = int(segment.y[i])
+            score = float(signed[f]) * y
+            new_state = rule.update(state, segment.X[i], y, score) if math.isfinite(score) else None
+            if new_state is None or not self._acceptable(t, new_state):
+                updating = False
+                continue
+            state = new_state
+            update_trials.append(t)
+            update_states.append(state)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self._block = block
+        ran = position - start
+        if ran:
+            rows = slice(start, position) if cyclic else order[start:position]
+            signed = np.concatenate(parts)
+            mistakes = ~(signed > 0)
+            self._record(order[start:position], signed * segment.y[rows], mistakes)
+            self._mistakes += int(np.count_nonzero(mistakes))
+            self._trials += ran
+        self._state = state
+        self._record_updates(update_trials, update_states)
+        if position == segment.n:
+            if rule.batch and self._diverged_at is None:
+                self._apply_batch_update(segment)
+            self._end_epoch(segment)
+        return ran
 
     # -- one trial -------------------------------------------------------------------------------
 
@@ -557,7 +609,7 @@ class Simulation:
         t = self._trials + 1
         y = int(segment.y[i])
         mistake = not y * score > 0
-        self._record(np.array([i], dtype=np.int32), np.array([score]))
+        self._record(np.array([i], dtype=np.int32), np.array([score]), np.array([mistake]))
         self._trials = t
         self._mistakes += mistake
         if self._diverged_at is None:
@@ -567,18 +619,30 @@ class Simulation:
                 self._diverge(t, f"the score w·x overflowed at trial {t}")
             elif rule.batch:
                 if position == segment.n - 1:
-                    new_state = self._batch_update(self._state, t, segment)
+                    self._apply_batch_update(segment)
             elif mistake or not rule.mistake_driven:
                 new_state = rule.update(self._state, segment.X[i], y, score)
             if new_state is not None:
-                if np.all(np.isfinite(new_state)) and np.max(np.abs(new_state)) <= _OVERFLOW:
-                    self._state = new_state
-                    self._record_update(t)
-                    self._live.epoch_updates += 1
-                else:
-                    self._diverge(t, self._divergence_message(t))
+                self._accept(t, new_state)
         if position == segment.n - 1:
             self._end_epoch(segment)
+
+    def _accept(self, t: int, new_state: FloatArray) -> None:
+        """Take the update of trial t, unless it overflowed."""
+        if self._acceptable(t, new_state):
+            self._state = new_state
+            self._record_updates([t], [new_state])
+
+    def _acceptable(self, t: int, new_state: FloatArray) -> bool:
+        """Whether trial t's update stays finite and below 1e150; if not, diverge."""
+        if np.abs(new_state).max() <= _OVERFLOW:  # NaN fails this too
+            return True
+        self._diverge(t, self._divergence_message(t))
+        return False
+
+    def _apply_batch_update(self, segment: _Segment) -> None:
+        """Batch Adaline's step at the end of the epoch that the latest trial completed."""
+        self._accept(self._trials, self._batch_update(self._state, self._trials, segment))
 
     def _batch_update(self, state: FloatArray, t: int, segment: _Segment) -> FloatArray:
         """Adaline's batch step at the end of the epoch ending with trial t."""
@@ -622,16 +686,24 @@ class Simulation:
 
     # -- history ---------------------------------------------------------------------------------
 
-    def _record(self, indices: NDArray[Any], scores: FloatArray) -> None:
+    def _record(
+        self, indices: NDArray[Any], scores: FloatArray, mistakes: NDArray[np.bool_]
+    ) -> None:
         self._indices.extend(indices)
         self._scores.extend(scores)
-        y = self._segments[-1].y[indices]
-        self._mistake_flags.extend(~(y * scores > 0))
+        self._mistake_flags.extend(mistakes)
 
-    def _record_update(self, t: int) -> None:
-        self._update_trials.append(t)
-        if len(self._update_trials) % self._snapshot_stride == 0:
-            self._snapshots.append(self._state.ravel())
+    def _record_updates(self, trials: list[int], states: list[FloatArray]) -> None:
+        """Record updates (trial numbers, states after), keeping every stride-th state."""
+        if not trials:
+            return
+        before = len(self._update_trials)
+        self._update_trials.extend(np.array(trials, dtype=np.int64))
+        self._live.epoch_updates += len(trials)
+        stride = self._snapshot_stride
+        kept = [s.ravel() for k, s in enumerate(states, before + 1) if k % stride == 0]
+        if kept:
+            self._snapshots.extend(np.array(kept))
 
     def _truncate_future(self) -> None:
         """Forget recorded trials after the current one (they were computed for another past)."""
@@ -723,8 +795,9 @@ class Simulation:
                 state = self._batch_update(state, trial, segment)
             else:
                 i = int(self._indices.view[trial - 1])
-                state = self._rule.update(state, segment.X[i], int(segment.y[i]),
-                                          float(self._scores.view[trial - 1]))
+                state = self._rule.update(
+                    state, segment.X[i], int(segment.y[i]), float(self._scores.view[trial - 1])
+                )
         return np.array(state, dtype=np.float64)
 
     def trial(self, t: int) -> Trial:
@@ -734,7 +807,10 @@ class Simulation:
         segment = self._segment_of_trial(t)
         i = int(self._indices.view[t - 1])
         return self._make_trial(
-            segment, t, i, float(self._scores.view[t - 1]),
+            segment,
+            t,
+            i,
+            float(self._scores.view[t - 1]),
             self._rule.weights(self._state_after(t - 1)),
             self._rule.weights(self._state_after(t)),
         )
@@ -743,8 +819,9 @@ class Simulation:
     def last_trial(self) -> Trial | None:
         return self.trial(self._trials) if self._trials else None
 
-    def _make_trial(self, segment: _Segment, t: int, i: int, score: float,
-                    before: FloatArray, after: FloatArray) -> Trial:
+    def _make_trial(
+        self, segment: _Segment, t: int, i: int, score: float, before: FloatArray, after: FloatArray
+    ) -> Trial:
         y = int(segment.y[i])
         prediction = 0 if score == 0 or math.isnan(score) else (1 if score > 0 else -1)
         return Trial(
@@ -775,13 +852,19 @@ class Simulation:
         k = t - segment.start
         epoch_start = t - k % segment.n
         updates = self._update_trials.view
-        count = int(np.searchsorted(updates, t, side="right")
-                    - np.searchsorted(updates, epoch_start, side="right"))
+        count = int(
+            np.searchsorted(updates, t, side="right")
+            - np.searchsorted(updates, epoch_start, side="right")
+        )
         self._live = _Live(epoch_start, count, self._state_after(epoch_start))
 
     def history_nbytes(self) -> int:
         """Memory held by the history buffers, in bytes."""
-        buffers = (self._indices, self._scores, self._mistake_flags, self._update_trials,
-                   self._snapshots)
+        buffers = (
+            self._indices,
+            self._scores,
+            self._mistake_flags,
+            self._update_trials,
+            self._snapshots,
+        )
         return sum(b.nbytes for b in buffers)
-

@@ -94,7 +94,6 @@ def min_norm_point(Z: FloatArray, *, max_iterations: int = 10_000) -> tuple[Floa
     point is closer than 1e-12·max|z| (rounding cannot tell such a margin from none).
     """
     D = Z.shape[1]
-    Z = np.unique(Z, axis=0)  # duplicates would make the corral affinely dependent
     scale = float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
     if scale == 0.0:
         return np.zeros(D), True
@@ -110,8 +109,12 @@ def min_norm_point(Z: FloatArray, *, max_iterations: int = 10_000) -> tuple[Floa
             return np.zeros(D), True
         projections = Z @ x
         j = int(np.argmin(projections))
-        # Optimal when no point lies beyond the plane through x normal to x.
-        if projections[j] >= xx - 1e-14 * math.sqrt(xx) or j in corral:
+        # Optimal when no point lies beyond the plane through x normal to x. A corral point
+        # (or a duplicate of one) projects to |x|² and so never re-enters, except by
+        # rounding, which the second test catches: it would make the corral dependent.
+        if projections[j] >= xx - 1e-14 * math.sqrt(xx) or np.any(
+            np.all(Z[corral] == Z[j], axis=1)
+        ):
             return x * scale, False
         corral.append(j)
         lam = np.append(lam, 0.0)
@@ -165,12 +168,14 @@ def margin_report_for(X: FloatArray, y: NDArray[np.int8]) -> MarginReport:
     Z = y[:, None] * X
     p, contains_origin = min_norm_point(Z)
     if contains_origin:
-        return MarginReport(gamma=_negative_margin(Z), radius=radius, bound=math.inf,
-                            separator=None)
+        return MarginReport(
+            gamma=_negative_margin(Z), radius=radius, bound=math.inf, separator=None
+        )
     u = p / np.linalg.norm(p)
     # Report the margin the separator really achieves: a lower bound on γ* that meets the
-    # upper bound |p| at the optimum (to rounding), so the bound below is never too small.
-    gamma = float(np.min(Z @ u))
+    # upper bound |p| at the optimum (to rounding). γ* <= minᵢ |zᵢ| always (u·z <= |z|);
+    # clamping keeps rounding from pushing γ* past it (one point: γ* = R, bound exactly 1).
+    gamma = min(float(np.min(Z @ u)), float(np.sqrt(np.min(np.einsum("ij,ij->i", Z, Z)))))
     return MarginReport(
         gamma=gamma,
         radius=radius,
@@ -218,8 +223,9 @@ def winnow_disjunction_bound(relevant: int, n_features: int) -> float:
 def adaline_report(X: FloatArray, y: NDArray[np.int8]) -> AdalineReport:
     """w_LS = argmin |Xw − y|² (minimum norm), and the stable rates 2/R², 2/λ_max(XᵀX)."""
     if X.shape[0] == 0:
-        return AdalineReport(least_squares=None, online_rate_limit=math.nan,
-                             batch_rate_limit=math.nan)
+        return AdalineReport(
+            least_squares=None, online_rate_limit=math.nan, batch_rate_limit=math.nan
+        )
     least_squares = np.linalg.lstsq(X, y.astype(np.float64), rcond=None)[0]
     radius_squared = float(np.max(np.einsum("ij,ij->i", X, X)))
     largest_eigenvalue = float(np.linalg.eigvalsh(X.T @ X)[-1])

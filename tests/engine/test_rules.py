@@ -20,23 +20,23 @@ def test_perceptron_on_or_by_hand():
     # w <- w + y x on y (w·x) <= 0, from w = 0, eta = 1.
     sim = Simulation(load_preset("or"), "perceptron", learning_rate=1.0)
     expected = [
-        (True, (-1, 0, 0)),   # t1  x=(1,0,0) y=-1 s=0
-        (True, (0, 0, 1)),    # t2  x=(1,0,1) y=+1 s=-1
-        (True, (1, 1, 1)),    # t3  x=(1,1,0) y=+1 s=0
-        (False, (1, 1, 1)),   # t4  x=(1,1,1) y=+1 s=3
-        (True, (0, 1, 1)),    # t5  x=(1,0,0) y=-1 s=1
-        (False, (0, 1, 1)),   # t6  s=1
-        (False, (0, 1, 1)),   # t7  s=1
-        (False, (0, 1, 1)),   # t8  s=2
-        (True, (-1, 1, 1)),   # t9  s=0
-        (True, (0, 1, 2)),    # t10 s=0
-        (False, (0, 1, 2)),   # t11 s=1
-        (False, (0, 1, 2)),   # t12 s=3
-        (True, (-1, 1, 2)),   # t13 s=0
+        (True, (-1, 0, 0)),  # t1  x=(1,0,0) y=-1 s=0
+        (True, (0, 0, 1)),  # t2  x=(1,0,1) y=+1 s=-1
+        (True, (1, 1, 1)),  # t3  x=(1,1,0) y=+1 s=0
+        (False, (1, 1, 1)),  # t4  x=(1,1,1) y=+1 s=3
+        (True, (0, 1, 1)),  # t5  x=(1,0,0) y=-1 s=1
+        (False, (0, 1, 1)),  # t6  s=1
+        (False, (0, 1, 1)),  # t7  s=1
+        (False, (0, 1, 1)),  # t8  s=2
+        (True, (-1, 1, 1)),  # t9  s=0
+        (True, (0, 1, 2)),  # t10 s=0
+        (False, (0, 1, 2)),  # t11 s=1
+        (False, (0, 1, 2)),  # t12 s=3
+        (True, (-1, 1, 2)),  # t13 s=0
         (False, (-1, 1, 2)),  # t14 s=1
-        (True, (0, 2, 2)),    # t15 s=0
-        (False, (0, 2, 2)),   # t16 s=4
-        (True, (-1, 2, 2)),   # t17 s=0
+        (True, (0, 2, 2)),  # t15 s=0
+        (False, (0, 2, 2)),  # t16 s=4
+        (True, (-1, 2, 2)),  # t17 s=0
     ]
     assert _trace(sim, len(expected)) == [(m, tuple(map(float, w))) for m, w in expected]
     assert sim.mistakes == 9
@@ -60,12 +60,12 @@ def test_winnow_on_or_by_hand():
     assert sim.threshold == 2.0
     expected = [
         (False, (1, 1)),  # t1 x=(0,0) y=-1 s=-2
-        (True, (1, 2)),   # t2 x=(0,1) y=+1 s=-1: w2 doubles
-        (True, (2, 2)),   # t3 x=(1,0) y=+1 s=-1: w1 doubles
+        (True, (1, 2)),  # t2 x=(0,1) y=+1 s=-1: w2 doubles
+        (True, (2, 2)),  # t3 x=(1,0) y=+1 s=-1: w1 doubles
         (False, (2, 2)),  # t4 x=(1,1) s=2
         (False, (2, 2)),  # t5 s=-2
-        (True, (2, 4)),   # t6 x=(0,1) s=0, undecided: a mistake
-        (True, (4, 4)),   # t7 x=(1,0) s=0
+        (True, (2, 4)),  # t6 x=(0,1) s=0, undecided: a mistake
+        (True, (4, 4)),  # t7 x=(1,0) s=0
         (False, (4, 4)),  # t8 s=6
     ]
     assert _trace(sim, 8) == [(m, tuple(map(float, w))) for m, w in expected]
@@ -77,12 +77,14 @@ def test_winnow_demotes_on_a_false_positive():
     # AND with θ = 2: (1,1) promotes to (2,2), then (0,1) at s = 0 halves w2.
     sim = Simulation(load_preset("and"), "winnow", bias=False)
     expected = [
-        (False, (1, 1)), (False, (1, 1)), (False, (1, 1)),
-        (True, (2, 2)),   # t4 x=(1,1) y=+1 s=0
+        (False, (1, 1)),
+        (False, (1, 1)),
+        (False, (1, 1)),
+        (True, (2, 2)),  # t4 x=(1,1) y=+1 s=0
         (False, (2, 2)),  # t5 x=(0,0)
-        (True, (2, 1)),   # t6 x=(0,1) y=-1 s=0: w2 halves
-        (True, (1, 1)),   # t7 x=(1,0) y=-1 s=0: w1 halves
-        (True, (2, 2)),   # t8 x=(1,1) y=+1 s=0
+        (True, (2, 1)),  # t6 x=(0,1) y=-1 s=0: w2 halves
+        (True, (1, 1)),  # t7 x=(1,0) y=-1 s=0: w1 halves
+        (True, (2, 2)),  # t8 x=(1,1) y=+1 s=0
     ]
     assert _trace(sim, 8) == [(m, tuple(map(float, w))) for m, w in expected]
 
@@ -91,16 +93,16 @@ def test_balanced_winnow_on_or_by_hand():
     # w+ <- w+ 2^(y x), w- <- w- 2^(-y x), from w+ = w- = 1 (w = 0); with bias.
     sim = Simulation(load_preset("or"), "balanced-winnow")
     expected = [
-        (True, (-1.5, 0, 0)),     # t1 x=(1,0,0) y=-1 s=0: w+=(.5,1,1) w-=(2,1,1)
-        (True, (0, 0, 1.5)),      # t2 x=(1,0,1) y=+1 s=-1.5: w+=(1,1,2) w-=(1,1,.5)
+        (True, (-1.5, 0, 0)),  # t1 x=(1,0,0) y=-1 s=0: w+=(.5,1,1) w-=(2,1,1)
+        (True, (0, 0, 1.5)),  # t2 x=(1,0,1) y=+1 s=-1.5: w+=(1,1,2) w-=(1,1,.5)
         (True, (1.5, 1.5, 1.5)),  # t3 x=(1,1,0) y=+1 s=0: w+=(2,2,2) w-=(.5,.5,.5)
         (False, (1.5, 1.5, 1.5)),  # t4 s=4.5
-        (True, (0, 1.5, 1.5)),    # t5 x=(1,0,0) y=-1 s=1.5: w+=(1,2,2) w-=(1,.5,.5)
+        (True, (0, 1.5, 1.5)),  # t5 x=(1,0,0) y=-1 s=1.5: w+=(1,2,2) w-=(1,.5,.5)
         (False, (0, 1.5, 1.5)),
         (False, (0, 1.5, 1.5)),
         (False, (0, 1.5, 1.5)),
         (True, (-1.5, 1.5, 1.5)),  # t9 s=0: w+=(.5,2,2) w-=(2,.5,.5)
-        (True, (0, 1.5, 3.75)),   # t10 x=(1,0,1) s=0: w+=(1,2,4) w-=(1,.5,.25)
+        (True, (0, 1.5, 3.75)),  # t10 x=(1,0,1) s=0: w+=(1,2,4) w-=(1,.5,.25)
     ]
     assert _trace(sim, 10) == [(m, tuple(map(float, w))) for m, w in expected]
     assert sim.state.tolist() == [[1.0, 2.0, 4.0], [1.0, 0.5, 0.25]]
@@ -113,11 +115,11 @@ def test_adaline_online_by_hand():
     ds = Dataset([[2.0], [-1.0]], [1, -1])
     sim = Simulation(ds, "adaline", learning_rate=0.1)
     t1, t2, t3 = sim.step(), sim.step(), sim.step()
-    assert t1.weights_after == pytest.approx((0.1, 0.2), abs=1e-15)          # s = 0
+    assert t1.weights_after == pytest.approx((0.1, 0.2), abs=1e-15)  # s = 0
     assert t2.score == pytest.approx(-0.1, abs=1e-15)
-    assert t2.weights_after == pytest.approx((0.01, 0.29), abs=1e-15)        # + 0.1(-0.9)(1,-1)
+    assert t2.weights_after == pytest.approx((0.01, 0.29), abs=1e-15)  # + 0.1(-0.9)(1,-1)
     assert t3.score == pytest.approx(0.59, abs=1e-15)
-    assert t3.weights_after == pytest.approx((0.051, 0.372), abs=1e-15)      # + 0.1(0.41)(1,2)
+    assert t3.weights_after == pytest.approx((0.051, 0.372), abs=1e-15)  # + 0.1(0.41)(1,2)
     assert [t.mistake for t in (t1, t2, t3)] == [True, False, False]
 
 

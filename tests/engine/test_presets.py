@@ -1,0 +1,42 @@
+import pytest
+
+from simulator.engine import PRESETS, load_preset, margin_report
+from simulator.engine.presets import noisy, separable
+
+
+@pytest.mark.parametrize(
+    ("name", "n", "is_separable"),
+    [
+        ("and", 4, True),
+        ("or", 4, True),
+        ("xor", 4, False),
+        ("iris", 150, True),
+        ("separable", 40, True),
+        ("noisy", 40, False),
+    ],
+)
+def test_presets(name, n, is_separable):
+    ds = load_preset(name)
+    assert len(ds) == n and ds.dimension == 2
+    assert margin_report(ds).separable == is_separable
+
+
+def test_iris_is_setosa_against_the_rest_on_sepal_length_and_width():
+    ds = load_preset("iris")
+    assert ds.names == ("sepal_length", "sepal_width")
+    assert ds.count(1) == 50 and ds.count(-1) == 100
+    assert ds.points[0].tolist() == [5.1, 3.5] and ds.labels[0] == 1
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_random_presets_keep_their_promise_for_every_seed(seed):
+    assert not margin_report(noisy(seed=seed)).separable
+    ds = separable(n=30, margin=0.25, seed=seed)
+    assert margin_report(ds).separable and len(ds) == 30
+    assert separable(seed=seed) == separable(seed=seed)
+
+
+def test_unknown_preset():
+    with pytest.raises(ValueError, match="unknown preset 'circle'"):
+        load_preset("circle")
+    assert set(PRESETS) == {"and", "or", "xor", "iris", "separable", "noisy"}
