@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -129,7 +129,7 @@ class Rule:
         return self.signed_scores(state, list(X.T), 1.0)
 
     def signed_scores(
-        self, state: FloatArray, columns: Sequence[FloatArray], signs: float | FloatArray
+        self, state: FloatArray, columns: Sequence[FloatArray], signs: float | NDArray[Any]
     ) -> FloatArray:
         """w·c − θ·sign for each point, given its feature columns c (see `dot_columns`).
 

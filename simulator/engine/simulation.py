@@ -588,10 +588,10 @@ class Simulation:
         self._block = block
         ran = position - start
         if ran:
-            rows = slice(start, position) if cyclic else order[start:position]
+            labels = segment.y[start:position] if cyclic else segment.y[order[start:position]]
             signed = np.concatenate(parts)
             mistakes = ~(signed > 0)
-            self._record(order[start:position], signed * segment.y[rows], mistakes)
+            self._record(order[start:position], signed * labels, mistakes)
             self._mistakes += int(np.count_nonzero(mistakes))
             self._trials += ran
         self._state = state
