@@ -44,7 +44,7 @@ class Dataset:
     -1/+1. `names` are the coordinate names used for CSV headers (x1, x2, ... by default).
     """
 
-    __slots__ = ("_labels", "_names", "_points")
+    __slots__ = ("_conflicts", "_labels", "_names", "_points")
 
     def __init__(
         self,
@@ -91,6 +91,7 @@ class Dataset:
         self._points: FloatArray = _read_only(pts)
         self._labels: LabelArray = _read_only(raw.astype(np.int8))
         self._names: tuple[str, ...] = names
+        self._conflicts: list[tuple[int, int]] | None = None
 
     @classmethod
     def empty(cls, dimension: int = 2) -> Dataset:
@@ -145,8 +146,13 @@ class Dataset:
     def conflicting_pairs(self) -> list[tuple[int, int]]:
         """Pairs (i, j), i < j, of points at the same place with opposite labels.
 
-        Such data can never be separated, whatever the rule.
+        Such data can never be separated, whatever the rule. Computed once per dataset.
         """
+        if self._conflicts is None:
+            self._conflicts = self._find_conflicts()
+        return list(self._conflicts)
+
+    def _find_conflicts(self) -> list[tuple[int, int]]:
         if len(self) < 2:
             return []
         order = np.lexsort(self._points.T[::-1])

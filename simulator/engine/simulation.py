@@ -368,6 +368,15 @@ class Simulation:
         return self._epoch_of(self._trials) if self._trials else 0
 
     @property
+    def trials_left_in_epoch(self) -> int:
+        """Trials until the current epoch ends (a whole epoch if it just ended)."""
+        segment = self._segment_continuing_from(self._trials)
+        n = len(self._dataset)
+        if segment is None or segment.dataset is not self._dataset:
+            return n
+        return n - (self._trials - segment.start) % n
+
+    @property
     def history_length(self) -> int:
         """How many trials are recorded (more than `trials` after a rewind)."""
         return len(self._indices)
@@ -498,13 +507,14 @@ class Simulation:
         max_trials: int,
         *,
         until_converged: bool = True,
+        stop_on_mistake: bool = False,
         budget_seconds: float | None = None,
     ) -> int:
         """Run up to `max_trials` trials; return how many ran.
 
-        Stops early once converged or diverged (unless `until_converged=False`), or when
-        `budget_seconds` of wall time have passed (checked between blocks; the trajectory
-        never depends on it).
+        Stops early once converged or diverged (unless `until_converged=False`), right
+        after a mistake (if `stop_on_mistake`), or when `budget_seconds` of wall time have
+        passed (checked between blocks; the trajectory never depends on it).
         """
         if max_trials < 0:
             raise ValueError(f"max_trials must be >= 0; got {max_trials}")
@@ -521,15 +531,24 @@ class Simulation:
                     epoch, position = self._position(segment, self._trials)
                     i = int(self._order(segment, epoch)[position])
                     score = float(rule.scores(self._state, segment.X[i : i + 1])[0])
+                    mistakes = self._mistakes
                     self._advance(segment, position, i, score)
                     done += 1
+                    if stop_on_mistake and self._mistakes > mistakes:
+                        break
                 else:
-                    done += self._run_epoch(segment, max_trials - done, deadline)
+                    mistakes = self._mistakes
+                    done += self._run_epoch(segment, max_trials - done, deadline,
+                                            stop_on_mistake)
+                    if stop_on_mistake and self._mistakes > mistakes:
+                        break
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
         return done
 
-    def _run_epoch(self, segment: _Segment, limit: int, deadline: float | None) -> int:
+    def _run_epoch(
+        self, segment: _Segment, limit: int, deadline: float | None, stop_on_mistake: bool
+    ) -> int:
         """Up to `limit` trials, within the current epoch, scoring blocks between updates.
 
         For mistake-driven rules, for batch Adaline (whose one update ends the epoch) and
@@ -560,7 +579,7 @@ class Simulation:
                 signs = segment.y[rows] if rule.threshold else 1.0
             signed = rule.signed_scores(state, columns, signs)
             f = m
-            if updating:
+            if updating or stop_on_mistake:
                 correct = signed > 0  # False for mistakes and for non-finite scores
                 f = int(correct.argmin())
                 if correct[f]:
@@ -573,17 +592,21 @@ class Simulation:
             parts.append(signed[: f + 1])
             position += f + 1
             block = min(64 + 2 * f, _MAX_BLOCK)  # size blocks to the gap between mistakes
+            if not updating:  # stop_on_mistake: stop after it
+                break
             t, i = first_trial + position - 1, int(order[position - 1])
             y = int(segment.y[i])
             score = float(signed[f]) * y
             new_state = rule.update(state, segment.X[i], y, score) if math.isfinite(score) else None
             if new_state is None or not self._acceptable(t, new_state):
                 updating = False
+                if stop_on_mistake:
+                    break
                 continue
             state = new_state
             update_trials.append(t)
             update_states.append(state)
-            if deadline is not None and time.perf_counter() >= deadline:
+            if stop_on_mistake or deadline is not None and time.perf_counter() >= deadline:
                 break
         self._block = block
         ran = position - start

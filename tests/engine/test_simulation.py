@@ -260,3 +260,30 @@ def test_engine_never_imports_qt():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("params", RULES, ids=lambda p: "-".join(map(str, p.values())))
+def test_stop_on_mistake_stops_right_after_the_next_mistake(params):
+    ds = random_dataset(8, n=50, separable=False)
+    stepped = Simulation(ds, **params)
+    trials = trajectory_by_steps(stepped, 400)
+    sim = Simulation(ds, **params)
+    while sim.trials < 380:
+        before = sim.trials
+        ran = sim.run(10_000, stop_on_mistake=True, until_converged=False)
+        assert ran >= 1
+        assert trials[sim.trials - 1].mistake  # it stopped on a mistake...
+        assert not any(t.mistake for t in trials[before : sim.trials - 1])  # ...the first one
+    assert tuple(sim.weights.tolist()) == trials[sim.trials - 1].weights_after
+
+
+def test_trials_left_in_epoch():
+    sim = Simulation(load_preset("or"))
+    assert sim.trials_left_in_epoch == 4
+    sim.step()
+    assert sim.trials_left_in_epoch == 3
+    sim.run(3)
+    assert sim.trials_left_in_epoch == 4 and sim.epoch == 1
+    sim.replace_dataset(sim.dataset.with_point((2, 2), 1))
+    sim.step()
+    assert sim.trials_left_in_epoch == 4
