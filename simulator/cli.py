@@ -178,6 +178,20 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"Export frames without a window: {PROG} export --help",
     )
     _add_learner_options(parser, dataset_default=None)
+    window = parser.add_argument_group("window")
+    window.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="PNG",
+        help="save a screenshot of the window after it is painted, then quit",
+    )
+    window.add_argument(
+        "--screenshot-delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="wait this long before --screenshot (default 1)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="{export}", parser_class=_Parser)
     export = commands.add_parser(
         "export",

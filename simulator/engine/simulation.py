@@ -538,8 +538,7 @@ class Simulation:
                         break
                 else:
                     mistakes = self._mistakes
-                    done += self._run_epoch(segment, max_trials - done, deadline,
-                                            stop_on_mistake)
+                    done += self._run_epoch(segment, max_trials - done, deadline, stop_on_mistake)
                     if stop_on_mistake and self._mistakes > mistakes:
                         break
                 if deadline is not None and time.perf_counter() >= deadline:
@@ -606,7 +605,7 @@ class Simulation:
             state = new_state
             update_trials.append(t)
             update_states.append(state)
-            if stop_on_mistake or deadline is not None and time.perf_counter() >= deadline:
+            if stop_on_mistake or (deadline is not None and time.perf_counter() >= deadline):
                 break
         self._block = block
         ran = position - start

@@ -21,9 +21,18 @@ from simulator.engine import (
     Settings,
     Simulation,
     Snapshot,
+    Trial,
 )
 
-__all__ = ["RULE_TITLES", "Frame", "build_frame", "format_number", "format_vector", "status_text"]
+__all__ = [
+    "RULE_TITLES",
+    "Frame",
+    "build_frame",
+    "explain_trial",
+    "format_number",
+    "format_vector",
+    "status_text",
+]
 
 RULE_TITLES = {
     "perceptron": "Perceptron",
@@ -55,7 +64,7 @@ class Frame:
     boundary_note: str | None
 
     @property
-    def trial(self):  # noqa: ANN201 - Trial | None
+    def trial(self) -> Trial | None:
         return self.snapshot.last_trial
 
 
@@ -88,8 +97,10 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
         return f"Converged at trial {snapshot.converged_at}: a whole epoch without an update."
     if conflicts:
         i, j = conflicts[0]
-        return (f"Not linearly separable: points {i} and {j} sit at the same place with "
-                "opposite labels.")
+        return (
+            f"Not linearly separable: points {i} and {j} sit at the same place with "
+            "opposite labels."
+        )
     if not report.separable:
         return "Not linearly separable: no line splits the classes, so k has no bound."
     if ds.count(1) == 0 or ds.count(-1) == 0:
@@ -121,7 +132,10 @@ def build_frame(sim: Simulation) -> Frame:
         if not features.is_linear_in_input and sim.threshold:
             note = "With unit-length features and θ ≠ 0 the boundary is not a straight line here."
         elif not np.any(sim.weights[1:] if features.bias else sim.weights):
-            note = "w has no direction yet (w = 0 in the plane): no boundary to draw."
+            note = (
+                "w has no direction in the plane yet (its coordinate weights are 0): "
+                "every point gets the same score, so there is no boundary to draw."
+            )
     radius_curve = (
         features.input_radius_curve(report.radius) if math.isfinite(report.radius) else None
     )
@@ -144,3 +158,66 @@ def build_frame(sim: Simulation) -> Frame:
         status=status_text(sim, snapshot, report),
         boundary_note=note,
     )
+
+
+def _signed(label: int) -> str:
+    return "+1" if label > 0 else "−1"
+
+
+def explain_trial(frame: Frame) -> str:
+    """The arithmetic of the latest trial in words, as the course notes write it (HTML)."""
+    trial = frame.snapshot.last_trial
+    if trial is None:
+        return "No trial yet. Step (Space) shows one point to the learner and its update."
+    algorithm = frame.settings.algorithm
+    eta = frame.settings.learning_rate
+    if eta is None:
+        eta = 0.1 if algorithm == "adaline" else 1.0
+    alpha = frame.settings.promotion
+    theta = frame.snapshot.threshold
+    x, w0, w1 = (format_vector(v, 4) for v in (trial.x, trial.weights_before, trial.weights_after))
+    s = format_number(trial.score, 4)
+    verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided (s = 0)"}[trial.prediction]
+    outcome = "<b>mistake</b>" if trial.mistake else "correct"
+    head = (
+        f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index}, "
+        f"x = ({x}), y = {_signed(trial.y)}."
+    )
+    if algorithm == "winnow":
+        score = f"s = w·x − θ = {format_number(trial.score + theta, 4)} − {format_number(theta, 4)}"
+        score += f" = {s}"
+    elif algorithm == "balanced-winnow":
+        score = f"s = w⁺·x − w⁻·x = {s}"
+    else:
+        score = f"s = w·x = {s}"
+    lines = [head, f"{score}: {verdict}, {outcome}."]
+    if algorithm == "adaline" and frame.settings.mode == "batch":
+        if trial.updated:
+            lines.append(f"End of epoch: w ← w + η Σ (y − w·x) x = ({w1}).")
+        else:
+            lines.append("Batch Adaline: the gradient step comes at the end of the epoch.")
+    elif algorithm == "adaline":
+        lines.append(
+            f"w ← w + η (y − s) x = ({w0}) + {format_number(eta, 4)}·"
+            f"({format_number(trial.y - trial.score, 4)})·({x}) = ({w1})."
+        )
+    elif not trial.mistake:
+        lines.append("No update: w stays.")
+    elif not trial.updated:
+        lines.append(
+            "No update: the weights would overflow, so they stay (diverged)."
+            if frame.snapshot.diverged
+            else "x = 0 here, so the update changes nothing."
+        )
+    elif algorithm == "perceptron":
+        lines.append(
+            f"w ← w + η y x = ({w0}) + {format_number(eta, 4)}·({_signed(trial.y)})·({x}) = ({w1})."
+        )
+    elif algorithm == "winnow":
+        lines.append(f"wᵢ ← wᵢ · α^(y xᵢ) with α = {format_number(alpha, 4)}: ({w0}) → ({w1}).")
+    else:
+        lines.append(
+            f"wᵢ⁺ ← wᵢ⁺ α^(y xᵢ), wᵢ⁻ ← wᵢ⁻ α^(−y xᵢ), α = {format_number(alpha, 4)}: "
+            f"w = w⁺ − w⁻ goes ({w0}) → ({w1})."
+        )
+    return "<br>".join(lines)
