@@ -47,6 +47,13 @@ def _line_geometry(line: InputLine) -> tuple[np.ndarray, float] | None:
     return point, math.degrees(math.atan2(normal[1], normal[0])) + 90.0
 
 
+class _Scatter(pg.ScatterPlotItem):
+    """A scatter that never takes clicks: they go to the ViewBox, which edits the data."""
+
+    def mouseClickEvent(self, ev) -> None:  # noqa: N802 - Qt naming
+        ev.ignore()
+
+
 class _EditViewBox(pg.ViewBox):
     """A ViewBox that hands clicks and point drags to its PlotView before panning."""
 
@@ -118,36 +125,36 @@ class PlotView(pg.PlotWidget):
             angle=0, pen=_pen(style.PREVIOUS, 2 * k, Qt.PenStyle.DashLine)
         )
         self._boundary = pg.InfiniteLine(angle=0, pen=_pen(style.BOUNDARY, 3 * k))
-        self._positive = pg.ScatterPlotItem(
+        self._positive = _Scatter(
             symbol=style.positive_symbol(),
             size=point_size,
             pen=pg.mkPen("#FFFFFF", width=0.8),
             brush=pg.mkBrush(style.POSITIVE),
             name="+1",
         )
-        self._negative = pg.ScatterPlotItem(
+        self._negative = _Scatter(
             symbol=style.negative_symbol(),
             size=point_size,
             pen=pg.mkPen("#FFFFFF", width=0.8),
             brush=pg.mkBrush(style.NEGATIVE),
             name="−1",
         )
-        self._mistakes = pg.ScatterPlotItem(
+        self._mistakes = _Scatter(
             symbol="o", size=point_size * 1.6, pen=_pen(style.MISTAKE, 1.4 * k), brush=None
         )
-        self._current = pg.ScatterPlotItem(
+        self._current = _Scatter(
             symbol="o",
             size=point_size * 2.6,
             pen=_pen(style.HIGHLIGHT, 3.5 * k),
             brush=pg.mkBrush(230, 159, 0, 60),
         )
-        self._selection = pg.ScatterPlotItem(
+        self._selection = _Scatter(
             symbol="s",
             size=point_size * 2.0,
             pen=_pen("#555555", 1.5 * k, Qt.PenStyle.DashLine),
             brush=None,
         )
-        self._ghost = pg.ScatterPlotItem(
+        self._ghost = _Scatter(
             symbol="o", size=point_size, pen=_pen("#333333", 1.5), brush=pg.mkBrush(0, 0, 0, 40)
         )
         self._previous_arrow = pg.PlotCurveItem(

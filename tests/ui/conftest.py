@@ -1,0 +1,85 @@
+"""Window fixtures. Modal message boxes are replaced by recorders so no test can block."""
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from simulator.ui import MainWindow
+
+
+class Dialogs:
+    """What the window asked or told the user; `answer` is returned to questions."""
+
+    def __init__(self):
+        self.shown = []
+        self.answer = QMessageBox.StandardButton.Discard
+
+    def question(self, parent, title, text, *args, **kwargs):
+        self.shown.append(("question", title, text))
+        return self.answer
+
+    def critical(self, parent, title, text, *args, **kwargs):
+        self.shown.append(("critical", title, text))
+        return QMessageBox.StandardButton.Ok
+
+    def information(self, parent, title, text, *args, **kwargs):
+        self.shown.append(("information", title, text))
+        return QMessageBox.StandardButton.Ok
+
+    def about(self, parent, title, text):
+        self.shown.append(("about", title, text))
+
+
+@pytest.fixture(autouse=True)
+def dialogs(monkeypatch):
+    recorder = Dialogs()
+    for name in ("question", "critical", "information", "about"):
+        monkeypatch.setattr(QMessageBox, name, getattr(recorder, name))
+    return recorder
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.controller.pause()
+
+
+def view_pos(view, x, y):
+    """Widget coordinates of data point (x, y) in a PlotView."""
+    vb = view.getPlotItem().vb
+    return view.mapFromScene(vb.mapViewToScene(pg.Point(x, y)))
+
+
+def click(qtbot, view, x, y, button=Qt.MouseButton.LeftButton):
+    qtbot.mouseClick(view.viewport(), button, pos=view_pos(view, x, y))
+
+
+def drag(view, start, end, steps=6):
+    """Drag with the left button from data point `start` to `end` (button held while moving)."""
+    viewport = view.viewport()
+    a, b = view_pos(view, *start), view_pos(view, *end)
+
+    def send(kind, pos, buttons):
+        local = QPointF(pos)
+        event = QMouseEvent(
+            kind,
+            local,
+            viewport.mapToGlobal(local),
+            Qt.MouseButton.LeftButton,
+            buttons,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        QApplication.sendEvent(viewport, event)
+
+    held = Qt.MouseButton.LeftButton
+    send(QEvent.Type.MouseButtonPress, a, held)
+    for k in range(1, steps + 1):
+        t = k / steps
+        send(QEvent.Type.MouseMove, a + (b - a) * t, held)
+    send(QEvent.Type.MouseButtonRelease, b, Qt.MouseButton.NoButton)

@@ -1,0 +1,102 @@
+"""Every number on the side panel equals the engine's for the same data and settings."""
+
+import math
+
+import numpy as np
+import pytest
+
+from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
+
+
+def number(label):
+    text = label.text()
+    return {"∞": math.inf, "—": math.nan}.get(text, None) if text in ("∞", "—") else float(text)
+
+
+CASES = [
+    ("or", Settings()),
+    ("and", Settings(bias=False)),
+    ("xor", Settings()),
+    ("iris", Settings(preprocessing="standardize")),
+    ("separable", Settings(algorithm="winnow")),
+    ("noisy", Settings(algorithm="adaline", learning_rate=0.05)),
+    ("separable", Settings(initial_weights=(0.5, -1.0, 2.0), learning_rate=0.5)),
+    ("separable", Settings(preprocessing="unit", order="random", seed=3)),
+]
+
+
+@pytest.mark.parametrize(("preset", "settings"), CASES)
+@pytest.mark.parametrize("trials", [0, 1, 7, 500])
+def test_side_panel_numbers_equal_the_engine(window, preset, settings, trials):
+    ds = load_preset(preset)
+    window.controller.set_settings(settings)
+    window.controller.set_dataset(ds)
+    if trials:
+        window.controller.simulation.run(trials - 1, until_converged=False)
+        window.controller.step()
+    engine = Simulation.from_settings(ds, settings)
+    engine.run(trials, until_converged=False)
+    report = margin_report(ds, bias=settings.bias, preprocessing=settings.preprocessing)
+    panel = window.theory
+    for label, value in (
+        (panel.gamma, report.gamma),
+        (panel.radius, report.radius),
+        (panel.bound, engine.mistake_bound()),
+        (panel.margin, engine.current_margin()),
+    ):
+        shown = number(label)
+        if math.isnan(value):
+            assert label.text() == "—"
+        elif math.isinf(value):
+            assert label.text() == "∞"
+        else:
+            # Agreement to 1e-5 means at least 5 significant digits are shown (27 is 27.0000).
+            assert shown == pytest.approx(value, rel=1e-5, abs=1e-12)
+    assert int(panel.mistakes.text()) == engine.mistakes
+    assert int(panel.trial.text()) == engine.trials == trials
+    assert int(panel.epoch.text()) == engine.epoch
+    weights = [float(v) for v in panel.weights.text().split(",")]
+    np.testing.assert_allclose(weights, engine.weights, rtol=1e-5, atol=1e-12)
+
+
+def test_infinite_bound_and_not_separable_status(window):
+    window.controller.set_dataset(load_preset("xor"))
+    assert window.theory.bound.text() == "∞"
+    assert "Not linearly separable" in window.theory.status.text()
+    assert not window.theory.mistakes_bar.isEnabled()
+
+
+def test_duplicate_points_with_opposite_labels_are_named(window):
+    window.controller.set_dataset(Dataset([[0, 0], [1, 1], [1, 1]], [1, -1, 1]))
+    assert "points 1 and 2 sit at the same place" in window.theory.status.text()
+
+
+def test_bound_label_says_whose_bound_it_is(window):
+    window.controller.set_dataset(load_preset("or"))
+    assert window.theory.bound_label.text() == "Bound R²/γ*²"
+    window.controller.update_settings(algorithm="balanced-winnow")
+    assert window.theory.bound_label.text() == "Perceptron's bound R²/γ*²"
+    assert float(window.theory.bound.text()) == pytest.approx(27.0)
+
+
+def test_mistake_gauge_shows_k_against_the_bound(window):
+    window.controller.set_dataset(load_preset("or"))
+    window.controller.simulation.run(100)
+    window.controller.step()
+    bar = window.theory.mistakes_bar
+    assert bar.isEnabled() and bar.value() == round(1000 * 9 / 27)
+    assert bar.text().startswith("9 of at most 27")
+
+
+def test_tooltips_say_which_space_numbers_live_in(window):
+    assert "constant 1" in window.theory.radius.toolTip()
+    assert "constant 1" in window.theory.gamma.toolTip()
+
+
+def test_adaline_shows_least_squares_and_stable_rates(window):
+    window.controller.set_dataset(load_preset("separable"))
+    window.controller.update_settings(algorithm="adaline")
+    report = window.controller.simulation.adaline_report()
+    text = window.theory.adaline.text()
+    assert window.theory.adaline.isVisible()
+    assert f"{report.online_rate_limit:.4g}" in text and f"{report.batch_rate_limit:.4g}" in text

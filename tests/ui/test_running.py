@@ -1,0 +1,215 @@
+"""Step, Run, Pause, Reset, Next mistake, Epoch: buttons, keyboard, and the run loop."""
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from simulator.engine import Dataset, Settings, Simulation, load_preset
+from simulator.engine.presets import separable
+
+
+def test_defaults_of_a_new_window(window):
+    s = window.controller.settings
+    assert (s.algorithm, s.bias, s.order, s.initial_weights) == ("perceptron", True, "cyclic", None)
+    assert window.controls.rate.value() == 1.0
+    assert window.controller.simulation.weights.tolist() == [0.0, 0.0, 0.0]
+    assert (
+        window.findChild(type(window.controls.algorithm), "algorithmCombo").currentData()
+        == "perceptron"
+    )
+
+
+def test_empty_data_disables_step_with_a_hint_and_keys_do_nothing(qtbot, window):
+    assert not window.controls.step_button.isEnabled()
+    assert "Place points" in window.controls.step_button.toolTip()
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    qtbot.keyClick(window, Qt.Key.Key_Return)
+    assert window.controller.simulation.trials == 0 and not window.controller.running
+    assert "Empty data" in window.theory.status.text()
+
+
+def test_step_button_and_space_run_one_trial_each(qtbot, window):
+    window.controller.set_dataset(load_preset("or"))
+    assert window.controls.step_button.isEnabled()
+    qtbot.mouseClick(window.controls.step_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert window.controller.simulation.trials == 2
+    assert window.theory.trial.text() == "2"
+    # The arithmetic of trial 2, x = (1, 0, 1), from w = (-1, 0, 0): s = -1, a mistake.
+    text = window.explanation.text()
+    assert "Trial 2" in text and "s = w·x = -1" in text and "mistake" in text
+    assert "= (0, 0, 1)" in text
+
+
+def test_run_until_converged_then_stops(qtbot, window):
+    window.controller.set_dataset(load_preset("or"))
+    qtbot.keyClick(window, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=5000)
+    sim = window.controller.simulation
+    assert sim.converged and sim.trials == 24 and sim.mistakes == 9
+    assert window.controls.run_button.text() == "Run"
+    assert "Converged at trial 24" in window.theory.status.text()
+
+
+def test_pause_stops_a_long_run_and_run_returns_at_once(qtbot, window):
+    window.controller.set_dataset(load_preset("noisy"))  # never converges
+    window.controller.run()
+    assert window.controller.running and window.controls.run_button.text() == "Pause"
+    qtbot.waitUntil(lambda: window.controller.simulation.trials > 1000, timeout=5000)
+    qtbot.mouseClick(window.controls.run_button, Qt.MouseButton.LeftButton)
+    assert not window.controller.running
+    trials = window.controller.simulation.trials
+    qtbot.wait(100)
+    assert window.controller.simulation.trials == trials
+
+
+def test_speed_limits_trials_per_tick(qtbot, window):
+    c = window.controller
+    c.set_dataset(load_preset("noisy"))
+    window.controls.speed.setValue(0)  # 1 trial/s
+    assert c.speed == 1.0 and window.controls.speed_text.text() == "1 /s"
+    c.run()
+    assert c.simulation.trials == 0  # the first trial comes after a second
+    c._timer.timeout.emit()
+    c._timer.timeout.emit()
+    assert c.simulation.trials == 2
+    c.pause()
+    window.controls.speed.setValue(window.controls.speed.maximum())
+    assert math.isinf(c.speed) and window.controls.speed_text.text() == "max"
+
+
+def test_next_mistake_and_epoch_keys(qtbot, window):
+    window.controller.set_dataset(load_preset("or"))
+    window.controller.step()  # trial 1 is a mistake; w = (-1, 0, 0)
+    qtbot.keyClick(window, Qt.Key.Key_N)
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=3000)
+    sim = window.controller.simulation
+    assert sim.trials == 2 and sim.mistakes == 2
+    qtbot.keyClick(window, Qt.Key.Key_E)
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=3000)
+    assert sim.trials == 4  # the end of epoch 1
+    qtbot.keyClick(window, Qt.Key.Key_N)
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=3000)
+    assert sim.trials == 5 and sim.trial(5).mistake  # (0,0) is next wrong, by hand
+
+
+def test_next_mistake_after_convergence_says_so(qtbot, window):
+    window.controller.set_dataset(load_preset("or"))
+    window.controller.simulation.run(1000)
+    with qtbot.waitSignal(window.controller.message) as blocker:
+        window.controller.next_mistake()
+    assert "no more mistakes" in blocker.args[0]
+
+
+def test_reset_goes_back_to_trial_zero_and_keeps_the_points(qtbot, window):
+    window.controller.set_dataset(load_preset("or"))
+    window.controller.simulation.run(10)
+    window.controller.step()
+    qtbot.mouseClick(window.controls.reset_button, Qt.MouseButton.LeftButton)
+    assert window.controller.simulation.trials == 0
+    assert window.controller.dataset == load_preset("or")
+    assert window.theory.trial.text() == "0" and window.theory.weights.text() == "0, 0, 0"
+
+
+def test_divergence_pauses_with_a_message(qtbot, window):
+    window.controller.set_dataset(load_preset("iris"))
+    window.controller.set_settings(Settings(algorithm="adaline", learning_rate=0.5))
+    with qtbot.waitSignal(window.controller.problem, timeout=5000) as blocker:
+        window.controller.run()
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=5000)
+    assert "diverged" in blocker.args[0] and "η = 0.5 is too large" in blocker.args[0]
+    assert window.theory.status.text().startswith("Diverged")
+    assert "diverged" in window.statusBar().currentMessage()
+    assert len(window.controller.dataset) == 150
+
+
+@pytest.mark.parametrize(
+    ("widget", "change", "check"),
+    [
+        (
+            "algorithm",
+            lambda c: c.algorithm.setCurrentIndex(c.algorithm.findData("winnow")),
+            lambda sim: sim.rule.name == "winnow" and sim.threshold == 3.0,
+        ),
+        ("rate", lambda c: c.rate.setValue(0.25), lambda sim: sim.rule.learning_rate == 0.25),
+        ("bias", lambda c: c.bias.setChecked(False), lambda sim: sim.feature_matrix.shape[1] == 2),
+        ("order", lambda c: c.order.setCurrentIndex(1), lambda sim: sim.settings.order == "random"),
+        ("seed", lambda c: c.seed.setValue(42), lambda sim: sim.settings.seed == 42),
+        (
+            "preprocessing",
+            lambda c: c.preprocessing.setCurrentIndex(1),
+            lambda sim: sim.settings.preprocessing == "standardize",
+        ),
+        (
+            "initial",
+            lambda c: c.initial.setCurrentIndex(c.initial.findData("random")),
+            lambda sim: np.any(sim.weights != 0),
+        ),
+    ],
+)
+def test_parameter_changes_take_effect_and_restart(window, widget, change, check):
+    window.controller.set_dataset(load_preset("separable"))
+    window.controller.step()
+    change(window.controls)
+    sim = window.controller.simulation
+    assert check(sim)
+    assert sim.trials == 0
+
+
+def test_winnow_parameters_and_custom_initial_weights(window):
+    controls, c = window.controls, window.controller
+    c.set_dataset(load_preset("or"))
+    controls.algorithm.setCurrentIndex(controls.algorithm.findData("winnow"))
+    assert controls.promotion.isVisible() and controls.threshold.isVisible()
+    assert not controls.rate.isVisible()
+    controls.promotion.setValue(3.0)
+    controls.threshold.setValue(1.5)
+    assert c.simulation.rule.promotion == 3.0 and c.simulation.threshold == 1.5
+    controls.algorithm.setCurrentIndex(controls.algorithm.findData("perceptron"))
+    controls.initial.setCurrentIndex(controls.initial.findData("custom"))
+    controls.initial_edit.setText("0.5, -1, 2")
+    controls.initial_edit.editingFinished.emit()
+    assert c.simulation.weights.tolist() == [0.5, -1.0, 2.0]
+    assert window.theory.bound_label.text() == "Bound from w₀"
+
+
+def test_refused_settings_are_reported_and_not_applied(qtbot, window):
+    controls, c = window.controls, window.controller
+    c.set_dataset(load_preset("or"))
+    controls.initial.setCurrentIndex(controls.initial.findData("custom"))
+    with qtbot.waitSignal(c.problem) as blocker:
+        controls.initial_edit.setText("1, 2")  # three weights needed
+        controls.initial_edit.editingFinished.emit()
+    assert "shape (3,)" in blocker.args[0]
+    assert c.settings.initial_weights is None
+    assert controls.initial.currentData() == "default"  # the widgets went back
+
+
+def test_widgets_refuse_absurd_values(window):
+    controls = window.controls
+    controls.rate.setValue(-3.0)
+    assert controls.rate.value() > 0
+    controls.algorithm.setCurrentIndex(controls.algorithm.findData("winnow"))
+    controls.promotion.setValue(0.5)
+    assert controls.promotion.value() > 1
+
+
+def test_a_run_on_100k_points_is_chunked(qtbot, window):
+    big = separable(n=100_000, margin=0.002, seed=3)
+    window.controller.set_dataset(big)
+    window.controller.run()
+    assert window.controller.running  # returned after one budgeted tick, not at the end
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=20_000)
+    assert window.controller.simulation.converged
+    reference = Simulation(big)
+    reference.run(10**9)
+    assert np.array_equal(reference.weights, window.controller.simulation.weights)
+
+
+def test_one_class_alone_trains(window):
+    window.controller.set_dataset(Dataset([[0.5, 0.5], [1.0, 0.2]], [1, 1]))
+    window.controller.run()
+    assert window.controller.simulation.converged
+    assert "One class" in window.theory.status.text() or "Converged" in window.theory.status.text()
