@@ -50,7 +50,7 @@ def _line_geometry(line: InputLine) -> tuple[np.ndarray, float] | None:
 class _Scatter(pg.ScatterPlotItem):
     """A scatter that never takes clicks: they go to the ViewBox, which edits the data."""
 
-    def mouseClickEvent(self, ev) -> None:  # noqa: N802 - Qt naming
+    def mouseClickEvent(self, ev) -> None:
         ev.ignore()
 
 

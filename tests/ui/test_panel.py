@@ -10,7 +10,7 @@ from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_
 
 def number(label):
     text = label.text()
-    return {"∞": math.inf, "—": math.nan}.get(text, None) if text in ("∞", "—") else float(text)
+    return {"∞": math.inf, "—": math.nan}.get(text) if text in ("∞", "—") else float(text)
 
 
 CASES = [
