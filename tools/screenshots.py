@@ -2,6 +2,7 @@
 
 Run under a display (e.g. `xvfb-run -s "-screen 0 1280x800x24" python tools/screenshots.py OUT`).
 Each state is set up through the controller, painted, and grabbed from the screen.
+A negative trial count means "run to the k-th mistake".
 """
 
 import sys
@@ -33,6 +34,7 @@ def main(out: Path) -> None:
         "iris": (load_preset("iris"), Settings(preprocessing="standardize"), 10_000, True),
         "adaline": (load_preset("noisy"), Settings(algorithm="adaline"), 65, True),
     }
+    states["readme"] = (load_preset("separable"), Settings(), -5, True)  # 5th mistake
     only = set(sys.argv[2:])
     for name, (dataset, settings, trials, separator) in states.items():
         if only and name not in only:
@@ -42,7 +44,10 @@ def main(out: Path) -> None:
         window.show()
         window.separator_action.setChecked(separator)
         window.plot.set_show_separator(separator)
-        if trials:
+        if trials < 0:
+            for _ in range(-trials):
+                window.controller.next_mistake()
+        elif trials:
             sim = window.controller.simulation
             sim.run(trials - 1)
             window.controller.step()

@@ -427,6 +427,8 @@ class Simulation:
         otherwise (η and w₀ as this run's when it is a perceptron, else η = 1, w₀ = 0).
         """
         report = self.margin_report()
+        if len(self._dataset) == 0:
+            return math.nan  # no data: undefined, not unbounded
         if not report.separable or report.separator is None:
             return math.inf
         w0 = self.initial_weights

@@ -107,7 +107,7 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
         return "One class only: any line with every point on its side will do."
     if snapshot.trials == 0:
         return "Ready: press Step (Space) or Run (Enter)."
-    return f"Running: trial {snapshot.trials}, epoch {snapshot.epoch}."
+    return f"Not converged yet: trial {snapshot.trials}, epoch {snapshot.epoch}."
 
 
 def build_frame(sim: Simulation) -> Frame:

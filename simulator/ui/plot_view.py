@@ -184,12 +184,18 @@ class PlotView(pg.PlotWidget):
             self._ghost,
         ):
             item.addItem(graphic, ignoreBounds=True)
+        self._hint = pg.TextItem(
+            "Left click: a +1 point    Right click: a −1 point", color="#777777", anchor=(0.5, 0.5)
+        )
+        self._hint.setFont(QFont("DejaVu Sans", int(14 * k)))
+        item.addItem(self._hint, ignoreBounds=True)
         self._overlay: pg.LabelItem | None = None
         if overlay:
             self._overlay = pg.LabelItem(justify="left", color="#111111", size=f"{int(13 * k)}pt")
             self._overlay.setParentItem(item.vb)
             self._overlay.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(8 * k, 6 * k))
         item.vb.sigRangeChanged.connect(self._place_arrow)
+        item.vb.sigRangeChanged.connect(self._place_hint)
         self._hide_geometry()
 
     # -- painting ---------------------------------------------------------------------------
@@ -204,6 +210,7 @@ class PlotView(pg.PlotWidget):
             self._negative.setData(x=ds.points[~positive, 0], y=ds.points[~positive, 1])
             self._shown_dataset = ds
             self._shown_mask = None
+            self._hint.setVisible(len(ds) == 0 and self._overlay is None)
             if self._selected is not None and self._selected >= len(ds):
                 self.set_selected(None)
             else:
@@ -246,6 +253,10 @@ class PlotView(pg.PlotWidget):
             self._previous_arrow,
         ):
             graphic.hide()
+
+    def _place_hint(self) -> None:
+        (x0, x1), (y0, y1) = self.getPlotItem().vb.viewRange()
+        self._hint.setPos(QPointF((x0 + x1) / 2, (y0 + y1) / 2))
 
     @staticmethod
     def _set_line(line: pg.InfiniteLine, geometry: InputLine | None) -> None:

@@ -100,3 +100,16 @@ def test_adaline_shows_least_squares_and_stable_rates(window):
     text = window.theory.adaline.text()
     assert window.theory.adaline.isVisible()
     assert f"{report.online_rate_limit:.4g}" in text and f"{report.batch_rate_limit:.4g}" in text
+
+
+def test_empty_data_shows_undefined_numbers(window):
+    for label in (
+        window.theory.gamma,
+        window.theory.radius,
+        window.theory.bound,
+        window.theory.margin,
+    ):
+        assert label.text() == "—"
+    assert window.plot._hint.isVisible()
+    window.controller.add_point(0.5, 0.5, 1)
+    assert not window.plot._hint.isVisible()

@@ -1,0 +1,39 @@
+"""The README's promises about commands stay true."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bash_blocks(text):
+    return re.findall(r"```bash\n(.*?)\n```", text, flags=re.S)
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    blocks = _bash_blocks((ROOT / "README.md").read_text())
+    test_command = next(b for b in blocks if "pytest" in b)
+    assert test_command in (ROOT / ".ci" / "run").read_text()
+
+
+def test_readme_start_command_starts_main_py():
+    blocks = _bash_blocks((ROOT / "README.md").read_text())
+    assert any(b.endswith("python main.py") and "pip install -e ." in b for b in blocks)
+
+
+def test_main_py_help_works_without_a_display():
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "--dataset" in out.stdout and "export" in out.stdout
+
+
+def test_readme_screenshot_exists():
+    assert "assets/screenshot.png" in (ROOT / "README.md").read_text()
+    assert (ROOT / "assets" / "screenshot.png").stat().st_size > 10_000
