@@ -113,3 +113,42 @@ def test_empty_data_shows_undefined_numbers(window):
     assert window.plot._hint.isVisible()
     window.controller.add_point(0.5, 0.5, 1)
     assert not window.plot._hint.isVisible()
+
+
+def _calls_to_repaint_mistakes(qtbot, n):
+    """Python-level calls made by the plot to show a frame whose mistakes changed."""
+    import sys
+
+    from simulator.engine.presets import noisy
+    from simulator.ui.plot_view import PlotView
+
+    view = PlotView()
+    qtbot.addWidget(view)
+    sim = Simulation(noisy(n=n, seed=2))
+    from simulator.ui.frame import build_frame
+
+    view.show_frame(build_frame(sim))
+    sim.run(50, until_converged=False)
+    frame = build_frame(sim)
+    assert frame.snapshot.misclassified.sum() > n // 10  # plenty of recolouring to do
+    calls = 0
+
+    def count(frame_, event, arg):
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        view.show_frame(frame)
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+@pytest.mark.parametrize("sizes", [(300, 1_500), (3_000, 30_000)])
+def test_recolouring_builds_no_per_point_python_objects(qtbot, sizes):
+    small, large = (_calls_to_repaint_mistakes(qtbot, n) for n in sizes)
+    # Five times the points, the same Python work (give or take a branch, such as whether
+    # the last trial left a ghost arrow); per-point work would add thousands of calls.
+    assert abs(large - small) <= 30, (small, large)
