@@ -21,7 +21,7 @@ class _FirstPaint(QObject):
         super().__init__()
         self.at: float | None = None
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if self.at is None and event.type() == QEvent.Type.Paint:
             self.at = time.time()
         return False
