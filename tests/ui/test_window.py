@@ -47,7 +47,7 @@ def test_f11_toggles_full_screen(qtbot, window):
 def test_help_lists_the_shortcuts(window, dialogs):
     window.show_shortcuts()
     kind, title, text = dialogs.shown[-1]
-    assert title == "Shortcuts"
+    assert (kind, title) == ("information", "Shortcuts")
     for key in ("Space", "Enter", "N", "E", "Ctrl+Z", "Ctrl+O", "Ctrl+S", "F11"):
         assert key in text
     window.show_about()
@@ -73,7 +73,7 @@ def test_view_toggles_show_the_separator_band_and_radius(qtbot, window):
     assert plot._separator.isVisible() and all(line.isVisible() for line in plot._band)
     assert plot._radius.isVisible()
     # The radius curve of OR with bias: |p| = sqrt(R² - 1) = sqrt(2).
-    x, y = plot._radius.getData()
+    x, _ = plot._radius.getData()
     assert max(x) == pytest.approx(2**0.5, rel=1e-3)
 
 
