@@ -298,6 +298,13 @@ def parse(argv: Sequence[str] | None = None) -> Invocation:
         # Building the simulation checks every parameter against the data.
         Simulation.from_settings(dataset if dataset is not None else Dataset.empty(), settings)
         if options.command == "export":
+            assert dataset is not None
+            if dataset.dimension != 2:
+                raise UsageError(
+                    f"frames show 2-D data; {options.dataset} has {dataset.dimension} coordinates"
+                )
+            if len(dataset) == 0:
+                raise UsageError(f"{options.dataset} has no points to export")
             _check_export_paths(options)
     except (UsageError, ValueError) as exc:
         parser.exit(2, f"{prog}: error: {exc}\n")
@@ -327,6 +334,9 @@ def _check_export_paths(options: argparse.Namespace) -> None:
         if not target.parent.exists() or not target.parent.is_dir():
             raise UsageError(f"--{flag} {target}: no such folder {target.parent}")
     if options.mp4 is not None:
+        width, height = options.size
+        if width % 2 or height % 2:
+            raise UsageError(f"--mp4 needs an even width and height, not {width}x{height}")
         try:
             import imageio_ffmpeg  # noqa: F401
         except ImportError:

@@ -1,10 +1,12 @@
-"""Shared test setup: Qt renders offscreen; benchmarks run only when asked for by path."""
+"""Shared test setup: Qt renders offscreen; modal message boxes are replaced by a recorder
+(so no test can ever block on one); benchmarks run only when asked for by path."""
 
 import os
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -21,3 +23,39 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
     if any(a == _BENCHMARKS or _BENCHMARKS in a.parents for a in asked):
         return None
     return True
+
+
+class Dialogs:
+    """What the window asked or told the user; `answer` is returned to questions."""
+
+    def __init__(self):
+        from PySide6.QtWidgets import QMessageBox
+
+        self.ok = QMessageBox.StandardButton.Ok
+        self.shown = []
+        self.answer = QMessageBox.StandardButton.Discard
+
+    def question(self, parent, title, text, *args, **kwargs):
+        self.shown.append(("question", title, text))
+        return self.answer
+
+    def critical(self, parent, title, text, *args, **kwargs):
+        self.shown.append(("critical", title, text))
+        return self.ok
+
+    def information(self, parent, title, text, *args, **kwargs):
+        self.shown.append(("information", title, text))
+        return self.ok
+
+    def about(self, parent, title, text):
+        self.shown.append(("about", title, text))
+
+
+@pytest.fixture(autouse=True)
+def dialogs(monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    recorder = Dialogs()
+    for name in ("question", "critical", "information", "about"):
+        monkeypatch.setattr(QMessageBox, name, getattr(recorder, name))
+    return recorder

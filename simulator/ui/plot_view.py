@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QKeyEvent, QPen
+from PySide6.QtGui import QAction, QFont, QFontMetricsF, QKeyEvent, QPen
 from PySide6.QtWidgets import QGraphicsItem, QMenu, QWidget
 
 from simulator.engine import InputLine
@@ -253,11 +253,14 @@ class PlotView(pg.PlotWidget):
         ):
             for graphic in graphics:
                 graphic.setZValue(z)
-        self._overlay: pg.LabelItem | None = None
+        # The numbers a slide needs go in a title row above the plot, never over the data.
+        self._overlay = overlay
+        self._title_points = max(8, round(13 * k))
+        self._title_size = f"{self._title_points}pt"
         if overlay:
-            self._overlay = pg.LabelItem(justify="left", color="#111111", size=f"{int(13 * k)}pt")
-            self._overlay.setParentItem(item.vb)
-            self._overlay.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(8 * k, 6 * k))
+            item.titleLabel.setAttr("justify", "left")
+            item.setTitle(" ", size=self._title_size)
+            self._fix_title_height()
         item.vb.sigRangeChanged.connect(self._place_arrow)
         item.vb.sigRangeChanged.connect(self._place_hint)
         item.vb.sigRangeChanged.connect(self._place_grid)
@@ -281,7 +284,7 @@ class PlotView(pg.PlotWidget):
             self._mistakes.setData(x=ds.points[:, 0], y=ds.points[:, 1])
             self._shown_dataset = ds
             self._shown_mask = None
-            self._hint.setVisible(len(ds) == 0 and self._overlay is None)
+            self._hint.setVisible(len(ds) == 0 and not self._overlay)
             if self._selected is not None and self._selected >= len(ds):
                 self.set_selected(None)
             else:
@@ -307,8 +310,11 @@ class PlotView(pg.PlotWidget):
         else:
             self._radius.hide()
         self._place_arrow()
-        if self._overlay is not None:
-            self._overlay.setText(self._overlay_html(frame))
+        if self._overlay:
+            self.getPlotItem().setTitle(
+                self._overlay_html(frame), color="#111111", size=self._title_size
+            )
+            self._fix_title_height()
 
     def _set_detail(self, n: int) -> None:
         """Glyph sizes for n points; past FULL_DETAIL_POINTS a mistake is a dark dot, not a
@@ -362,6 +368,17 @@ class PlotView(pg.PlotWidget):
         qx = np.tile([x0, x1], len(ys))
         qy = np.column_stack((ys, ys)).ravel()
         self._grid.setData(np.concatenate((px, qx)), np.concatenate((py, qy)))
+
+    def _fix_title_height(self) -> None:
+        """Room for five title lines, always the same (pyqtgraph fixes the row at 30 px on
+        every setTitle), so the plot never jumps when a line comes or goes."""
+        item = self.getPlotItem()
+        font = QFont(item.titleLabel.item.font())  # its size comes from the HTML, so set it
+        font.setPointSizeF(self._title_points)
+        height = 5 * QFontMetricsF(font).lineSpacing() + 8
+        item.titleLabel.setMaximumHeight(height)
+        item.layout.setRowFixedHeight(0, height)
+        item.layout.activate()
 
     def _place_hint(self) -> None:
         (x0, x1), (y0, y1) = self.getPlotItem().vb.viewRange()
@@ -436,12 +453,23 @@ class PlotView(pg.PlotWidget):
             f"trial {s.trials} · epoch {s.epoch} · mistakes k = {s.mistakes}",
             f"γ* = {gamma} · R = {format_number(r.radius, 4)} · R²/γ*² = {bound}",
         ]
+        trial = s.last_trial
+        if trial is not None:
+            verdict = (
+                "mistake, w updated"
+                if trial.updated
+                else ("mistake" if trial.mistake else "correct")
+            )
+            rows.append(
+                f"this trial: point #{trial.index}, y = {trial.y:+d}, "
+                f"s = {format_number(trial.score, 4)} → {verdict}"
+            )
         if s.converged:
-            rows.append(f"converged at trial {s.converged_at}")
+            rows.append(f"<b>converged at trial {s.converged_at}</b>")
         elif s.diverged:
-            rows.append("diverged")
+            rows.append("<b>diverged</b>")
         elif not r.separable and len(frame.dataset):
-            rows.append("not linearly separable")
+            rows.append("<b>not linearly separable</b>")
         return "<br>".join(rows)
 
     # -- toggles and range -----------------------------------------------------------------------

@@ -1,43 +1,12 @@
-"""Window fixtures. Modal message boxes are replaced by recorders so no test can block."""
+"""Window fixtures and mouse helpers (modal message boxes are recorded: tests/conftest.py)."""
 
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from simulator.ui import MainWindow
-
-
-class Dialogs:
-    """What the window asked or told the user; `answer` is returned to questions."""
-
-    def __init__(self):
-        self.shown = []
-        self.answer = QMessageBox.StandardButton.Discard
-
-    def question(self, parent, title, text, *args, **kwargs):
-        self.shown.append(("question", title, text))
-        return self.answer
-
-    def critical(self, parent, title, text, *args, **kwargs):
-        self.shown.append(("critical", title, text))
-        return QMessageBox.StandardButton.Ok
-
-    def information(self, parent, title, text, *args, **kwargs):
-        self.shown.append(("information", title, text))
-        return QMessageBox.StandardButton.Ok
-
-    def about(self, parent, title, text):
-        self.shown.append(("about", title, text))
-
-
-@pytest.fixture(autouse=True)
-def dialogs(monkeypatch):
-    recorder = Dialogs()
-    for name in ("question", "critical", "information", "about"):
-        monkeypatch.setattr(QMessageBox, name, getattr(recorder, name))
-    return recorder
 
 
 @pytest.fixture

@@ -1,0 +1,274 @@
+"""File → Export frames…: choose what to export, watch it progress, cancel at any time.
+
+The export runs on a copy of the window's simulation (from the start, or from the current
+state), so the window's own run is untouched. Frames are rendered on the GUI thread in
+short timer-driven chunks; the GIF is encoded on a worker thread (Pillow, no Qt). Either
+way the window keeps answering, and Cancel leaves no half-written GIF or MP4.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from simulator.engine import Simulation
+from simulator.export.job import ExportJob, ExportOptions, ExportResult
+from simulator.export.writers import ExportError, Mp4Writer, mp4_available
+from simulator.ui.controller import SimulationController
+
+__all__ = ["ExportDialog"]
+
+_TICK_SECONDS = 0.03
+
+
+class ExportDialog(QDialog):
+    """Asks what to export, then runs it with a progress dialog (Cancel works throughout)."""
+
+    finished_export = Signal(object)  # ExportResult
+
+    def __init__(self, controller: SimulationController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export frames")
+        self.setObjectName("exportDialog")
+        self._controller = controller
+        self._job: ExportJob | None = None
+        self._progress: QProgressDialog | None = None
+        self._encoder: threading.Thread | None = None
+        self._outcome: ExportResult | Exception | None = None
+        self.result_summary: str | None = None
+        sim = controller.simulation
+
+        form = QFormLayout()
+        self.from_start = QRadioButton("the start (trial 0)", objectName="fromStart")
+        self.from_current = QRadioButton(
+            f"the current state (trial {sim.trials})", objectName="fromCurrent"
+        )
+        self.from_start.setChecked(True)
+        start_group = QButtonGroup(self)
+        start_group.addButton(self.from_start)
+        start_group.addButton(self.from_current)
+        form.addRow("Start from", _column(self.from_start, self.from_current))
+
+        self.by_trials = QRadioButton("a number of trials:", objectName="byTrials")
+        self.trials = QSpinBox(objectName="trialsSpin")
+        self.trials.setRange(1, 1_000_000)
+        self.trials.setValue(max(1, min(200, 5 * max(1, len(controller.dataset)))))
+        self.until_converged = QRadioButton(
+            "until converged, at most:", objectName="untilConverged"
+        )
+        self.cap = QSpinBox(objectName="capSpin")
+        self.cap.setRange(1, 1_000_000)
+        self.cap.setValue(1000)
+        self.until_converged.setChecked(True)
+        length_group = QButtonGroup(self)
+        length_group.addButton(self.by_trials)
+        length_group.addButton(self.until_converged)
+        form.addRow(
+            "Run",
+            _column(
+                _row(self.by_trials, self.trials),
+                _row(self.until_converged, self.cap, QLabel("trials")),
+            ),
+        )
+
+        self.width_spin = QSpinBox(objectName="widthSpin")
+        self.width_spin.setRange(64, 7680)
+        self.width_spin.setValue(1280)
+        self.height_spin = QSpinBox(objectName="heightSpin")
+        self.height_spin.setRange(64, 4320)
+        self.height_spin.setValue(720)
+        form.addRow(
+            "Frame size", _row(self.width_spin, QLabel("×"), self.height_spin, QLabel("pixels"))
+        )
+
+        self.folder = QLineEdit(
+            str(Path.home() / "linear-classifier-frames"), objectName="folderEdit"
+        )
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        form.addRow("Folder", _row(self.folder, browse))
+
+        self.png = QCheckBox("PNG frames (frame_00000.png, …)", objectName="pngCheck")
+        self.png.setChecked(True)
+        self.gif = QCheckBox("animated GIF (animation.gif)", objectName="gifCheck")
+        self.gif.setChecked(True)
+        self.mp4 = QCheckBox("MP4 video (animation.mp4)", objectName="mp4Check")
+        if not mp4_available():
+            self.mp4.setEnabled(False)
+            self.mp4.setToolTip(Mp4Writer.INSTALL_HINT)
+        form.addRow("Write", _column(self.png, self.gif, self.mp4))
+        self.fps = QDoubleSpinBox(objectName="fpsSpin")
+        self.fps.setRange(0.5, 50.0)
+        self.fps.setValue(5.0)
+        self.fps.setSuffix(" frames/s")
+        form.addRow("Speed", self.fps)
+
+        self.error = QLabel(objectName="exportError")
+        self.error.setStyleSheet("color: #B03000;")
+        self.error.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.export_button = buttons.addButton("Export", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.export_button.setObjectName("exportButton")
+        buttons.accepted.connect(self.start)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+
+    # -- choosing ------------------------------------------------------------------------------
+
+    def _browse(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Folder for the frames", self.folder.text())
+        if folder:
+            self.folder.setText(folder)
+
+    def options(self) -> ExportOptions:
+        folder = Path(self.folder.text()).expanduser()
+        return ExportOptions(
+            folder=folder if self.png.isChecked() else None,
+            trials=self.trials.value() if self.by_trials.isChecked() else None,
+            max_trials=self.cap.value(),
+            gif=folder / "animation.gif" if self.gif.isChecked() else None,
+            mp4=folder / "animation.mp4" if self.mp4.isChecked() and self.mp4.isEnabled() else None,
+            size=(self.width_spin.value(), self.height_spin.value()),
+            fps=self.fps.value(),
+        )
+
+    # -- running ----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Check the choices, then export with a progress dialog."""
+        if not (self.png.isChecked() or self.gif.isChecked() or self.mp4.isChecked()):
+            self.error.setText("Choose at least one of PNG, GIF or MP4.")
+            return
+        folder = Path(self.folder.text()).expanduser()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            probe = folder / ".write-test"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as exc:
+            self.error.setText(f"Cannot write to {folder}: {exc.strerror or exc}")
+            return
+        source = self._controller.simulation
+        simulation = (
+            copy.deepcopy(source)
+            if self.from_current.isChecked()
+            else Simulation.from_settings(source.dataset, source.settings)
+        )
+        try:
+            self._job = ExportJob(simulation, self.options())
+        except (ExportError, ValueError) as exc:
+            self.error.setText(str(exc))
+            return
+        self.error.clear()
+        self._controller.pause()
+        progress = QProgressDialog(
+            "Rendering frames…", "Cancel", 0, self._job.frames_expected, self
+        )
+        progress.setObjectName("exportProgress")
+        progress.setWindowTitle("Exporting")
+        progress.setMinimumDuration(0)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        progress.canceled.connect(self.cancel)
+        progress.show()
+        self._progress = progress
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start(0)
+
+    def _tick(self) -> None:
+        job, progress = self._job, self._progress
+        if job is None or progress is None:
+            return
+        if self._encoder is None:
+            try:
+                done = job.advance(_TICK_SECONDS)
+            except ExportError as exc:
+                self._end(exc)
+                return
+            progress.setValue(min(job.frames_written, progress.maximum()))
+            progress.setLabelText(f"Rendering frame {job.frames_written}…")
+            if done:
+                progress.setLabelText("Encoding…")
+                progress.setRange(0, 0)  # busy: Pillow and ffmpeg do not report progress
+                self._encoder = threading.Thread(target=self._encode, daemon=True)
+                self._encoder.start()
+        elif not self._encoder.is_alive():
+            self._encoder = None
+            self._end(self._outcome)
+
+    def _encode(self) -> None:
+        assert self._job is not None
+        try:
+            self._outcome = self._job.finish()
+        except Exception as exc:  # reported on the GUI thread
+            self._outcome = exc
+
+    def cancel(self) -> None:
+        """Stop now; partial GIF/MP4 files are removed, frames written so far stay."""
+        if self._job is None:
+            return
+        job = self._job
+        if self._encoder is not None:
+            job.cancel_requested.set()
+            return  # _tick collects the result when the encoder thread stops
+        self._end(job.cancel())
+
+    def _end(self, outcome: ExportResult | Exception | None) -> None:
+        self._timer.stop()
+        if self._progress is not None:
+            self._progress.hide()
+            self._progress.deleteLater()
+            self._progress = None
+        self._job = None
+        if isinstance(outcome, ExportResult):
+            self.result_summary = outcome.summary()
+            QMessageBox.information(self, "Export", self.result_summary)
+            self.finished_export.emit(outcome)
+            self.accept()
+        else:
+            self.result_summary = f"Export failed: {outcome}"
+            QMessageBox.critical(self, "Export failed", str(outcome))
+
+
+def _row(*widgets: QWidget) -> QWidget:
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        layout.addWidget(widget)
+    return row
+
+
+def _column(*widgets: QWidget) -> QWidget:
+    column = QWidget()
+    layout = QVBoxLayout(column)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        layout.addWidget(widget)
+    return column

@@ -1,0 +1,252 @@
+"""`python main.py export` in a subprocess with no display at all."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from simulator.engine import Simulation, load_preset
+
+ROOT = Path(__file__).resolve().parents[2]
+NO_DISPLAY = {
+    k: v
+    for k, v in os.environ.items()
+    if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+}
+
+
+def export(*args, env=None, cwd=None):
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "export", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env if env is not None else NO_DISPLAY,
+        cwd=cwd,
+    )
+
+
+def frames(folder):
+    return sorted(Path(folder).glob("frame_*.png"))
+
+
+def pixels(path):
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def test_frames_gif_and_mp4_with_no_display(tmp_path):
+    out = tmp_path / "frames"
+    result = export(
+        "--dataset",
+        "or",
+        "--algorithm",
+        "perceptron",
+        "--trials",
+        12,
+        "--out",
+        out,
+        "--gif",
+        tmp_path / "run.gif",
+        "--mp4",
+        tmp_path / "run.mp4",
+        "--size",
+        "640x360",
+        "--fps",
+        4,
+    )
+    assert result.returncode == 0, result.stderr
+    paths = frames(out)
+    assert [p.name for p in paths[:2]] == ["frame_00000.png", "frame_00001.png"]
+    assert len(paths) == 13  # the initial state and one per trial
+    assert pixels(paths[0]).shape == (360, 640, 3)
+    with Image.open(tmp_path / "run.gif") as gif:
+        assert gif.n_frames == 13 and gif.size == (640, 360)
+        assert gif.info["duration"] == 250 and gif.info["loop"] == 0
+    import imageio_ffmpeg
+
+    count, seconds = imageio_ffmpeg.count_frames_and_secs(str(tmp_path / "run.mp4"))
+    assert count == 13 and seconds == pytest.approx(13 / 4, abs=0.3)
+    assert "Wrote 13 PNG frames" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["frames", "run.gif", "run.mp4"]
+
+
+def test_frames_change_where_the_line_moves(tmp_path):
+    result = export(
+        "--dataset", "or", "--trials", 8, "--out", tmp_path, "--size", "320x240", "--quiet"
+    )
+    assert result.returncode == 0, result.stderr
+    sim = Simulation(load_preset("or"))
+    updated = [sim.step().updated for _ in range(8)]  # t1, t2, t3 and t5 update (by hand)
+    images = [pixels(p) for p in frames(tmp_path)]
+    for t in range(1, 9):
+        changed_pixels = np.count_nonzero(np.any(images[t] != images[t - 1], axis=2))
+        assert changed_pixels > 0  # the numbers and the highlighted point change every trial
+        if updated[t - 1]:
+            assert changed_pixels > 2000  # the line itself moved
+    assert result.stderr == ""  # --quiet
+
+
+def test_same_arguments_give_the_same_pixels(tmp_path):
+    args = (
+        "--dataset",
+        "separable",
+        "--algorithm",
+        "perceptron",
+        "--order",
+        "random",
+        "--seed",
+        3,
+        "--trials",
+        15,
+        "--size",
+        "480x320",
+        "--quiet",
+    )
+    assert export(*args, "--out", tmp_path / "a").returncode == 0
+    assert export(*args, "--out", tmp_path / "b").returncode == 0
+    a, b = frames(tmp_path / "a"), frames(tmp_path / "b")
+    assert len(a) == len(b) == 16
+    for x, y in zip(a, b, strict=True):
+        assert np.array_equal(pixels(x), pixels(y)), x.name
+
+
+@pytest.mark.parametrize("rule", ["perceptron", "winnow", "balanced-winnow", "adaline"])
+def test_every_rule_exports_until_converged(tmp_path, rule):
+    result = export(
+        "--dataset",
+        "or",
+        "--algorithm",
+        rule,
+        "--until-converged",
+        "--max-trials",
+        60,
+        "--out",
+        tmp_path,
+        "--size",
+        "320x240",
+    )
+    assert result.returncode == 0, result.stderr
+    sim = Simulation(load_preset("or"), rule)
+    ran = sim.run(60)
+    assert len(frames(tmp_path)) == ran + 1
+    if sim.converged:
+        assert f"converged at trial {sim.converged_at}" in result.stderr
+
+
+def test_a_csv_file_and_learner_options(tmp_path):
+    data = tmp_path / "points.csv"
+    data.write_text("x1,x2,label\n0,0,0\n1,1,1\n2,0,1\n-1,2,0\n")
+    result = export(
+        "--dataset",
+        data,
+        "--algorithm",
+        "adaline",
+        "--learning-rate",
+        0.05,
+        "--mode",
+        "batch",
+        "--no-bias",
+        "--preprocessing",
+        "standardize",
+        "--trials",
+        8,
+        "--out",
+        tmp_path / "f",
+        "--size",
+        "320x240",
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(frames(tmp_path / "f")) == 9
+
+
+def test_a_rerun_into_the_same_folder_removes_stale_frames(tmp_path):
+    assert (
+        export(
+            "--dataset", "or", "--trials", 10, "--out", tmp_path, "--size", "200x150", "--quiet"
+        ).returncode
+        == 0
+    )
+    (tmp_path / "notes.txt").write_text("mine")
+    assert (
+        export(
+            "--dataset", "or", "--trials", 3, "--out", tmp_path, "--size", "200x150", "--quiet"
+        ).returncode
+        == 0
+    )
+    assert len(frames(tmp_path)) == 4 and (tmp_path / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--dataset", "circles", "--trials", 3], "unknown dataset 'circles'"),
+        (["--dataset", "or", "--algorithm", "svm", "--trials", 3], "invalid choice: 'svm'"),
+        (["--dataset", "BAD", "--trials", 3], "bad.csv, line 3: 'x' in column 'x2'"),
+        (["--dataset", "or", "--trials", 0], "--trials: must be at least 1"),
+        (["--dataset", "or", "--trials", -4], "--trials: must be at least 1"),
+        (["--dataset", "or", "--trials", 3, "--size", "huge"], "is not WIDTHxHEIGHT"),
+        (["--dataset", "or", "--trials", 3, "--size", "10x10"], "must be 64..7680"),
+        (["--dataset", "or", "--trials", 3, "--out", "FILE"], "exists and is not a folder"),
+        (["--dataset", "or", "--trials", 3, "--out", "FILE/sub"], "cannot create the folder"),
+        (["--dataset", "or", "--trials", 3, "--gif", "x.png"], "must end in .gif"),
+        (
+            ["--dataset", "or", "--trials", 3, "--mp4", "x.mp4", "--size", "641x360"],
+            "even width and height",
+        ),
+        (["--dataset", "or", "--learning-rate", 0, "--trials", 3], "must be a positive"),
+        (
+            ["--dataset", "or", "--algorithm", "winnow", "--promotion", 1, "--trials", 3],
+            "α must be a finite number > 1",
+        ),
+        (["--dataset", "or", "--fps", 0, "--trials", 3], "--fps: must be a positive"),
+        (["--dataset", "or"], "one of the arguments --trials --until-converged is required"),
+        (["--trials", 3], "export needs --dataset"),
+        (["--dataset", "THREE_D", "--trials", 3], "frames show 2-D data"),
+    ],
+)
+def test_bad_input_exits_2_with_one_clear_line(tmp_path, args, message):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("x1,x2,label\n0,0,1\n1,x,1\n")
+    three = tmp_path / "three.csv"
+    three.write_text("x1,x2,x3,label\n0,0,0,1\n")
+    (tmp_path / "FILE").write_text("")  # nobody, not even root, makes a folder inside a file
+    replace = {
+        "BAD": bad,
+        "THREE_D": three,
+        "FILE": tmp_path / "FILE",
+        "FILE/sub": tmp_path / "FILE" / "sub",
+    }
+    args = [replace.get(a, a) for a in args]
+    if "--out" not in args:
+        args += ["--out", tmp_path / "out"]
+    result = export(*args, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert message in lines[0]
+    assert not frames(tmp_path / "out")
+
+
+def test_missing_imageio_ffmpeg_says_how_to_install(tmp_path):
+    blocker = tmp_path / "block"
+    blocker.mkdir()
+    (blocker / "imageio_ffmpeg.py").write_text("raise ImportError('hidden for this test')\n")
+    env = {**NO_DISPLAY, "PYTHONPATH": str(blocker)}
+    result = export(
+        "--dataset",
+        "or",
+        "--trials",
+        2,
+        "--out",
+        tmp_path / "o",
+        "--mp4",
+        tmp_path / "a.mp4",
+        env=env,
+    )
+    assert result.returncode == 2
+    assert "pip install 'linear-classifier-lab[mp4]'" in result.stderr

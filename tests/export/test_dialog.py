@@ -1,0 +1,185 @@
+"""The window's export: the job's cancel, the dialog with its progress and Cancel."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from PySide6.QtWidgets import QProgressDialog, QPushButton
+
+from simulator.engine import Dataset, Simulation, load_preset
+from simulator.export.job import ExportJob, ExportOptions
+from simulator.export.writers import ExportError
+from simulator.ui import MainWindow
+
+
+@pytest.fixture
+def told(dialogs):
+    """(kind, text) of each message box the dialog showed."""
+
+    class Told:
+        def __getitem__(self, index):
+            kind, _, text = dialogs.shown[index]
+            return kind, text
+
+    return Told()
+
+
+def leftovers(folder):
+    return sorted(p.name for p in Path(folder).iterdir() if p.name.startswith("."))
+
+
+def test_cancel_leaves_no_gif_or_mp4_and_keeps_whole_frames(qapp, tmp_path):
+    job = ExportJob(
+        Simulation(load_preset("noisy")),
+        ExportOptions(
+            folder=tmp_path,
+            trials=200,
+            gif=tmp_path / "a.gif",
+            mp4=tmp_path / "a.mp4",
+            size=(320, 240),
+        ),
+    )
+    job.advance(0.05)
+    written = job.frames_written
+    assert 0 < written < 201
+    result = job.cancel()
+    assert result.cancelled and result.gif is None and result.mp4 is None
+    assert "Cancelled after" in result.summary() and "no GIF or MP4" in result.summary()
+    assert not (tmp_path / "a.gif").exists() and not (tmp_path / "a.mp4").exists()
+    assert leftovers(tmp_path) == []  # no temporary animation files either
+    assert len(list(tmp_path.glob("frame_*.png"))) == written
+    for path in tmp_path.glob("frame_*.png"):
+        with Image.open(path) as image:
+            image.verify()  # every frame that exists is whole
+
+
+def test_cancel_during_gif_encoding_removes_the_partial_gif(qapp, tmp_path):
+    job = ExportJob(
+        Simulation(load_preset("or")),
+        ExportOptions(folder=tmp_path, trials=20, gif=tmp_path / "a.gif", size=(200, 150)),
+    )
+    while not job.advance(1.0):
+        pass
+    job.cancel_requested.set()  # as the dialog's Cancel does while Pillow encodes
+    result = job.finish()
+    assert result.cancelled and not (tmp_path / "a.gif").exists()
+    assert leftovers(tmp_path) == []
+
+
+def test_job_refuses_what_it_cannot_draw(qapp, tmp_path):
+    with pytest.raises(ExportError, match="2-D data"):
+        ExportJob(Simulation(Dataset([[1.0, 2.0, 3.0]], [1])), ExportOptions(folder=tmp_path))
+    with pytest.raises(ExportError, match="no points"):
+        ExportJob(Simulation(Dataset.empty()), ExportOptions(folder=tmp_path))
+    with pytest.raises(ValueError, match="at least 1"):
+        ExportOptions(folder=tmp_path, trials=0)
+
+
+def test_frames_match_the_window_state(qapp, tmp_path):
+    """From the current state: frame 0 shows the window's learner at its current trial."""
+    sim = Simulation(load_preset("separable"))
+    sim.run(30)
+    job = ExportJob(sim, ExportOptions(folder=tmp_path, trials=3, size=(320, 240)))
+    while not job.advance(1.0):
+        pass
+    result = job.finish()
+    assert result.trials == 3 and sim.trials == 33 and result.frames == 4
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow(load_preset("or"))
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.controller.undo_stack.setClean()
+
+
+def _dialog(window, qtbot):
+    from simulator.export.dialog import ExportDialog
+
+    dialog = ExportDialog(window.controller, window)
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_dialog_exports_from_the_start_and_names_what_it_wrote(qtbot, window, tmp_path, told):
+    window.controller.simulation.run(7)
+    dialog = _dialog(window, qtbot)
+    dialog.folder.setText(str(tmp_path))
+    dialog.width_spin.setValue(320)
+    dialog.height_spin.setValue(240)
+    dialog.mp4.setChecked(True)
+    with qtbot.waitSignal(dialog.finished_export, timeout=60_000) as blocker:
+        dialog.export_button.click()
+    result = blocker.args[0]
+    assert result.frames == 25 and result.converged_at == 24  # OR converges at 24, by hand
+    assert (tmp_path / "animation.gif").exists() and (tmp_path / "animation.mp4").exists()
+    assert told[-1][0] == "information" and "Wrote 25 PNG frames" in told[-1][1]
+    assert window.controller.simulation.trials == 7  # the window's own run is untouched
+
+
+def test_dialog_from_the_current_state_for_a_number_of_trials(qtbot, window, tmp_path, told):
+    window.controller.simulation.run(5)
+    window.controller.step()
+    dialog = _dialog(window, qtbot)
+    dialog.from_current.setChecked(True)
+    dialog.by_trials.setChecked(True)
+    dialog.trials.setValue(4)
+    dialog.folder.setText(str(tmp_path))
+    dialog.gif.setChecked(False)
+    dialog.width_spin.setValue(320)
+    dialog.height_spin.setValue(240)
+    with qtbot.waitSignal(dialog.finished_export, timeout=60_000) as blocker:
+        dialog.export_button.click()
+    assert blocker.args[0].frames == 5 and blocker.args[0].trials == 4
+    assert not (tmp_path / "animation.gif").exists()
+    # Frame 0 is the window's state at trial 6: its title says so.
+    reference = Simulation(load_preset("or"))
+    reference.run(6)
+    assert window.controller.simulation.trials == 6
+    with Image.open(tmp_path / "frame_00000.png") as first:
+        assert np.asarray(first).shape[:2] == (240, 320)
+
+
+def test_dialog_cancel_while_rendering(qtbot, window, tmp_path, told):
+    window.controller.set_dataset(load_preset("noisy"))
+    dialog = _dialog(window, qtbot)
+    dialog.folder.setText(str(tmp_path))
+    dialog.by_trials.setChecked(True)
+    dialog.trials.setValue(5000)
+    dialog.width_spin.setValue(320)
+    dialog.height_spin.setValue(240)
+    dialog.export_button.click()
+    qtbot.waitUntil(lambda: len(list(tmp_path.glob("frame_*.png"))) >= 3, timeout=30_000)
+    progress = dialog.findChild(QProgressDialog, "exportProgress")
+    progress.findChild(QPushButton).click()  # the user's Cancel
+    assert told[-1][0] == "information" and "Cancelled after" in told[-1][1]
+    assert not (tmp_path / "animation.gif").exists() and leftovers(tmp_path) == []
+    count = len(list(tmp_path.glob("frame_*.png")))
+    qtbot.wait(200)
+    assert len(list(tmp_path.glob("frame_*.png"))) == count  # it really stopped
+
+
+def test_dialog_reports_an_unwritable_folder_and_needs_a_format(qtbot, window, tmp_path):
+    dialog = _dialog(window, qtbot)
+    (tmp_path / "file").write_text("")
+    dialog.folder.setText(str(tmp_path / "file" / "frames"))
+    dialog.export_button.click()
+    assert "Cannot write to" in dialog.error.text()
+    for box in (dialog.png, dialog.gif, dialog.mp4):
+        box.setChecked(False)
+    dialog.folder.setText(str(tmp_path))
+    dialog.export_button.click()
+    assert "Choose at least one" in dialog.error.text()
+    assert list(tmp_path.glob("frame_*.png")) == []
+
+
+def test_file_menu_opens_the_export_dialog(qtbot, window, monkeypatch):
+    from simulator.export.dialog import ExportDialog
+
+    opened = []
+    monkeypatch.setattr(ExportDialog, "open", lambda self: opened.append(self))
+    window.export_action.trigger()
+    assert len(opened) == 1 and opened[0].parent() is window
