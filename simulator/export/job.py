@@ -151,6 +151,7 @@ class ExportJob:
             while not self._done:
                 if self._frames > 0:
                     if self._finished_running():
+                        self._png.wait()
                         self._done = True
                         self._close_renderer()  # here, on the thread that made it
                         break
@@ -166,6 +167,7 @@ class ExportJob:
         except Exception:
             self._discard()
             self._close_renderer()
+            self._png.close()
             raise
         return self._done
 
@@ -186,6 +188,7 @@ class ExportJob:
                 )
             mp4 = self._mp4.finish() if self._mp4 is not None else None
             self._png.remove_stale()
+            self._png.close()
         except ExportError:
             self._discard()
             if self.cancel_requested.is_set():
@@ -198,6 +201,9 @@ class ExportJob:
         self.cancel_requested.set()
         self._discard()
         self._close_renderer()
+        self._png.close()
+        self._png.paths = [p for p in self._png.paths if p.exists()]
+        self._frames = len(self._png.paths)
         return self._conclude(cancelled=True)
 
     def _conclude(

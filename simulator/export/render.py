@@ -24,7 +24,8 @@ class FrameRenderer:
 
     def __init__(self, width: int = 1280, height: int = 720, *, separator: bool = True) -> None:
         self.width, self.height = int(width), int(height)
-        scale = self.height / 720
+        # Sized for a 1280x720 slide; smaller frames shrink less, so they stay readable.
+        scale = max(0.75, self.height / 720)
         self.view = PlotView(
             overlay=True, point_size=style.POINT_SIZE * 1.1 * scale, line_scale=1.3 * scale
         )

@@ -11,7 +11,9 @@ import contextlib
 import os
 import tempfile
 import threading
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -56,22 +58,54 @@ def _rgb_bytes(image: QImage) -> bytes:
 
 
 class PngSequence:
-    """frame_00000.png, frame_00001.png, ... in a folder, each written atomically."""
+    """frame_00000.png, frame_00001.png, ... in a folder, each written atomically.
+
+    PNG encoding (zlib) is the slowest part of an export and Qt releases the GIL while it
+    runs, so frames are encoded on two worker threads while the next one is rendered; at
+    most `MAX_PENDING` frames wait in memory. `wait()` returns when every file is written
+    (and raises the first error).
+    """
+
+    MAX_PENDING = 4
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.paths: list[Path] = []
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="png")
+        self._pending: deque[Future[None]] = deque()
 
     def add(self, index: int, image: QImage) -> Path:
         path = self.folder / frame_name(index)
+        while len(self._pending) >= self.MAX_PENDING:
+            self._pending.popleft().result()
+        self._pending.append(self._pool.submit(self._write, path, image))
+        self.paths.append(path)
+        return path
+
+    @staticmethod
+    def _write(path: Path, image: QImage) -> None:
         out = QSaveFile(str(path))
         if not out.open(QSaveFile.OpenModeFlag.WriteOnly) or not image.save(out, "PNG"):
             out.cancelWriting()
             raise ExportError(f"cannot write {path}: {out.errorString() or 'PNG encoding failed'}")
         if not out.commit():
             raise ExportError(f"cannot write {path}: {out.errorString()}")
-        self.paths.append(path)
-        return path
+
+    def wait(self) -> None:
+        """Block until every frame added so far is on disk; raise the first failure."""
+        try:
+            while self._pending:
+                self._pending.popleft().result()
+        except ExportError:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Finish what is being written, drop what has not started, stop the workers."""
+        for future in self._pending:
+            future.cancel()
+        self._pool.shutdown(wait=True)
+        self._pending.clear()
 
     def remove_stale(self) -> int:
         """Delete frame_NNNNN.png files numbered past this sequence (an older, longer export
