@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -37,6 +36,7 @@ from simulator.engine import Simulation
 from simulator.export.job import ExportJob, ExportOptions, ExportResult
 from simulator.export.writers import ExportError, Mp4Writer, mp4_available
 from simulator.ui.controller import SimulationController
+from simulator.ui.layout import column, row
 
 __all__ = ["ExportDialog"]
 
@@ -69,7 +69,7 @@ class ExportDialog(QDialog):
         start_group = QButtonGroup(self)
         start_group.addButton(self.from_start)
         start_group.addButton(self.from_current)
-        form.addRow("Start from", _column(self.from_start, self.from_current))
+        form.addRow("Start from", column(self.from_start, self.from_current))
 
         self.by_trials = QRadioButton("a number of trials:", objectName="byTrials")
         self.trials = QSpinBox(objectName="trialsSpin")
@@ -87,9 +87,9 @@ class ExportDialog(QDialog):
         length_group.addButton(self.until_converged)
         form.addRow(
             "Run",
-            _column(
-                _row(self.by_trials, self.trials),
-                _row(self.until_converged, self.cap, QLabel("trials")),
+            column(
+                row(self.by_trials, self.trials),
+                row(self.until_converged, self.cap, QLabel("trials")),
             ),
         )
 
@@ -100,7 +100,7 @@ class ExportDialog(QDialog):
         self.height_spin.setRange(64, 4320)
         self.height_spin.setValue(720)
         form.addRow(
-            "Frame size", _row(self.width_spin, QLabel("×"), self.height_spin, QLabel("pixels"))
+            "Frame size", row(self.width_spin, QLabel("×"), self.height_spin, QLabel("pixels"))
         )
 
         self.folder = QLineEdit(
@@ -108,7 +108,7 @@ class ExportDialog(QDialog):
         )
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
-        form.addRow("Folder", _row(self.folder, browse))
+        form.addRow("Folder", row(self.folder, browse, stretch=0))
 
         self.png = QCheckBox("PNG frames (frame_00000.png, …)", objectName="pngCheck")
         self.png.setChecked(True)
@@ -118,7 +118,7 @@ class ExportDialog(QDialog):
         if not mp4_available():
             self.mp4.setEnabled(False)
             self.mp4.setToolTip(Mp4Writer.INSTALL_HINT)
-        form.addRow("Write", _column(self.png, self.gif, self.mp4))
+        form.addRow("Write", column(self.png, self.gif, self.mp4))
         self.fps = QDoubleSpinBox(objectName="fpsSpin")
         self.fps.setRange(0.5, 50.0)
         self.fps.setValue(5.0)
@@ -254,21 +254,3 @@ class ExportDialog(QDialog):
         else:
             self.result_summary = f"Export failed: {outcome}"
             QMessageBox.critical(self, "Export failed", str(outcome))
-
-
-def _row(*widgets: QWidget) -> QWidget:
-    row = QWidget()
-    layout = QHBoxLayout(row)
-    layout.setContentsMargins(0, 0, 0, 0)
-    for widget in widgets:
-        layout.addWidget(widget)
-    return row
-
-
-def _column(*widgets: QWidget) -> QWidget:
-    column = QWidget()
-    layout = QVBoxLayout(column)
-    layout.setContentsMargins(0, 0, 0, 0)
-    for widget in widgets:
-        layout.addWidget(widget)
-    return column

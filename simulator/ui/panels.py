@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from simulator.engine import Settings
 from simulator.ui.frame import RULE_TITLES, Frame, explain_trial, format_number, format_vector
+from simulator.ui.layout import row
 
 __all__ = ["SPEEDS", "ControlPanel", "TheoryPanel", "TrialExplanation"]
 
@@ -322,19 +323,6 @@ class ControlPanel(QWidget):
         self.new_point_label_changed.emit(-1 if negative else 1)
 
 
-def _row(*widgets: QWidget, stretch: int = 0) -> QWidget:
-    """Widgets side by side in one form row (the last one gets `stretch`)."""
-    row = QWidget()
-    layout = QHBoxLayout(row)
-    layout.setContentsMargins(0, 0, 0, 0)
-    for widget in widgets[:-1]:
-        layout.addWidget(widget)
-    layout.addWidget(widgets[-1], stretch)
-    if not stretch:
-        layout.addStretch(1)
-    return row
-
-
 def _value_label(name: str, tip: str) -> QLabel:
     label = QLabel("—", objectName=name)
     font = QFont()
@@ -393,8 +381,8 @@ class TheoryPanel(QWidget):
         form.addRow("Margin of w", self.margin)
         form.addRow("Radius R", self.radius)
         form.addRow(self.bound_label, self.bound)
-        form.addRow("Mistakes k", _row(self.mistakes, self.mistakes_bar, stretch=1))
-        form.addRow("Trial", _row(self.trial, QLabel("epoch"), self.epoch))
+        form.addRow("Mistakes k", row(self.mistakes, self.mistakes_bar, stretch=1))
+        form.addRow("Trial", row(self.trial, QLabel("epoch"), self.epoch))
         form.addRow("w", self.weights)
         self.adaline_label = QLabel("Adaline")
         self.adaline = _value_label(

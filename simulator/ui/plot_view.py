@@ -175,24 +175,14 @@ class PlotView(pg.PlotWidget):
             angle=0, pen=_pen(style.PREVIOUS, 2 * k, Qt.PenStyle.DashLine)
         )
         self._boundary = pg.InfiniteLine(angle=0, pen=_pen(style.BOUNDARY, 3 * k))
-        self._positive = _Scatter(
-            symbol=style.positive_symbol(),
-            size=point_size,
-            pen=pg.mkPen("#FFFFFF", width=0.8),
-            brush=pg.mkBrush(style.POSITIVE),
-            name="+1",
-        )
-        self._negative = _Scatter(
-            symbol=style.negative_symbol(),
-            size=point_size,
-            pen=pg.mkPen("#FFFFFF", width=0.8),
-            brush=pg.mkBrush(style.NEGATIVE),
-            name="−1",
-        )
+        # Symbols, sizes and pens of the class and mistake layers: set by _set_detail.
+        self._positive = _Scatter(brush=pg.mkBrush(style.POSITIVE), name="+1")
+        self._negative = _Scatter(brush=pg.mkBrush(style.NEGATIVE), name="−1")
+        self._mistakes = _Scatter(symbol="o")
         self._ring_pen = _pen(style.MISTAKE, 1.4 * k)
         self._outline = pg.mkPen("#FFFFFF", width=0.8)
-        self._dense = False
-        self._mistakes = _Scatter(symbol="o", size=point_size * 1.6, pen=self._ring_pen, brush=None)
+        self._dense: bool | None = None
+        self._set_detail(0)
         self._current = _Scatter(
             symbol="o",
             size=point_size * 2.6,

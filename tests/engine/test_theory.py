@@ -18,22 +18,7 @@ from simulator.engine import (
     winnow_disjunction_bound,
 )
 from simulator.engine.theory import margin_report_for
-
-
-def qp_margin(Z):
-    """γ* = 1/|v| for v = argmin |v|² s.t. z·v >= 1, by SciPy's SLSQP (a general QP solver)."""
-    start = np.linalg.lstsq(Z, np.ones(len(Z)), rcond=None)[0]
-    start = start / max(np.min(Z @ start), 1e-3)
-    result = minimize(
-        lambda v: v @ v,
-        start,
-        jac=lambda v: 2 * v,
-        method="SLSQP",
-        constraints=[{"type": "ineq", "fun": lambda v: Z @ v - 1, "jac": lambda v: Z}],
-        options={"ftol": 1e-12, "maxiter": 500},
-    )
-    assert result.success, result.message
-    return 1.0 / np.linalg.norm(result.x)
+from tests.helpers.qp import slsqp_margin
 
 
 @st.composite
@@ -101,7 +86,9 @@ def test_gamma_matches_an_independent_qp_and_the_separator_achieves_it(ds):
     X = np.column_stack((np.ones(len(ds)), ds.points))
     Z = ds.labels[:, None] * X
     assert report.separable
-    assert report.gamma == pytest.approx(qp_margin(Z), rel=1e-6)
+    gamma, result = slsqp_margin(Z)
+    assert result.success, result.message
+    assert report.gamma == pytest.approx(gamma, rel=1e-6)
     u = np.array(report.separator)
     assert np.linalg.norm(u) == pytest.approx(1.0, abs=1e-14)
     assert np.min(Z @ u) == pytest.approx(report.gamma, rel=1e-9)
