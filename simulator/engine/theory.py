@@ -83,52 +83,61 @@ def _affine_minimizer(P: FloatArray) -> FloatArray:
     A[m, m] = 0.0
     b = np.zeros(m + 1)
     b[m] = 1.0
-    solution: FloatArray = np.linalg.lstsq(A, b, rcond=None)[0][:m]
+    try:
+        solution: FloatArray = np.linalg.solve(A, b)[:m]
+    except np.linalg.LinAlgError:  # dependent rows (by rounding): the least-squares answer
+        solution = np.linalg.lstsq(A, b, rcond=None)[0][:m]
     return solution
 
 
-def min_norm_point(Z: FloatArray, *, max_iterations: int = 10_000) -> tuple[FloatArray, bool]:
-    """The point of conv(rows of Z) nearest the origin, by Wolfe's algorithm.
+def min_norm_point(
+    Z: FloatArray, *, norms: FloatArray | None = None, max_iterations: int = 10_000
+) -> tuple[FloatArray, bool, float]:
+    """The point p of conv(rows of Z) nearest the origin, by Wolfe's algorithm.
 
-    Returns (p, contains_origin). The origin counts as inside the hull when the nearest
-    point is closer than 1e-12·max|z| (rounding cannot tell such a margin from none).
+    Returns (p, contains_origin, min_z z·p). The origin counts as inside the hull when p is
+    closer than 1e-12·max|z| (rounding cannot tell such a margin from none). `norms`, the
+    squared row norms, may be passed in when the caller has them.
     """
     D = Z.shape[1]
-    scale = float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
+    if norms is None:
+        norms = np.einsum("ij,ij->i", Z, Z)
+    scale = float(np.sqrt(np.max(norms)))
     if scale == 0.0:
-        return np.zeros(D), True
-    Z = Z / scale  # work at unit scale; rescale at the end
-    first = int(np.argmin(np.einsum("ij,ij->i", Z, Z)))
+        return np.zeros(D), True, 0.0
+    first = int(np.argmin(norms))
     corral = [first]
     lam = np.array([1.0])
     x = Z[first].copy()
     eps = 1e-15
     for _ in range(max_iterations):
         xx = float(x @ x)
-        if xx <= 1e-24:
-            return np.zeros(D), True
+        if xx <= (1e-12 * scale) ** 2:
+            return np.zeros(D), True, 0.0
         projections = Z @ x
         j = int(np.argmin(projections))
+        lowest = float(projections[j])
         # Optimal when no point lies beyond the plane through x normal to x. A corral point
         # (or a duplicate of one) projects to |x|² and so never re-enters, except by
         # rounding, which the second test catches: it would make the corral dependent.
-        if projections[j] >= xx - 1e-14 * math.sqrt(xx) or np.any(
-            np.all(Z[corral] == Z[j], axis=1)
+        if lowest >= xx - 1e-14 * math.sqrt(xx) * scale or any(
+            np.array_equal(Z[c], Z[j]) for c in corral
         ):
-            return x * scale, False
+            return x, False, lowest
         corral.append(j)
         lam = np.append(lam, 0.0)
         while True:  # minor cycle: move to the affine minimizer, dropping points on the way
-            alpha = _affine_minimizer(Z[corral])
-            if np.all(alpha > eps):
+            P = Z[corral]
+            alpha = _affine_minimizer(P / scale)  # solved at unit scale
+            if alpha.min() > eps:
                 lam = alpha
-                x = alpha @ Z[corral]
+                x = alpha @ P
                 break
             negative = alpha <= eps
             theta = float(np.min(lam[negative] / (lam[negative] - alpha[negative])))
             lam = theta * alpha + (1.0 - theta) * lam
             keep = lam > eps
-            corral = [c for c, k in zip(corral, keep, strict=True) if k]
+            corral = [c for c, k in zip(corral, keep.tolist(), strict=True) if k]
             lam = lam[keep] / lam[keep].sum()
             x = lam @ Z[corral]
             if len(corral) == 1:
@@ -164,18 +173,20 @@ def margin_report_for(X: FloatArray, y: NDArray[np.int8]) -> MarginReport:
     """R, γ*, R²/γ*² and the optimal separator for feature vectors X with labels y."""
     if X.shape[0] == 0:
         return MarginReport(gamma=math.nan, radius=math.nan, bound=math.nan, separator=None)
-    radius = float(np.sqrt(np.max(np.einsum("ij,ij->i", X, X))))
     Z = y[:, None] * X
-    p, contains_origin = min_norm_point(Z)
+    norms = np.einsum("ij,ij->i", Z, Z)  # |z| = |x|, as y = ±1
+    radius = float(np.sqrt(np.max(norms)))
+    p, contains_origin, lowest = min_norm_point(Z, norms=norms)
     if contains_origin:
         return MarginReport(
             gamma=_negative_margin(Z), radius=radius, bound=math.inf, separator=None
         )
-    u = p / np.linalg.norm(p)
-    # Report the margin the separator really achieves: a lower bound on γ* that meets the
-    # upper bound |p| at the optimum (to rounding). γ* <= minᵢ |zᵢ| always (u·z <= |z|);
-    # clamping keeps rounding from pushing γ* past it (one point: γ* = R, bound exactly 1).
-    gamma = min(float(np.min(Z @ u)), float(np.sqrt(np.min(np.einsum("ij,ij->i", Z, Z)))))
+    length = float(np.linalg.norm(p))
+    u = p / length
+    # Report the margin the separator really achieves, min z·u (a lower bound on γ* that
+    # meets the upper bound |p| at the optimum, to rounding). γ* <= minᵢ |zᵢ| always
+    # (u·z <= |z|); clamping keeps rounding from pushing γ* past it (one point: γ* = R).
+    gamma = min(lowest / length, float(np.sqrt(np.min(norms))))
     return MarginReport(
         gamma=gamma,
         radius=radius,
