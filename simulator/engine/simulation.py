@@ -21,9 +21,10 @@ mistake; the weights after each update), so `trial(t)` rebuilds any past `Trial`
 learner, not the data: the points stay as they are now. Stepping on from a rewound state
 discards the old future.
 
-Fast path. Between updates the weights are fixed, so `run` scores a whole block of
-upcoming trials in one NumPy operation and jumps to the next update. Scores are computed
-row-independently (`rules.dot_columns`), so this gives exactly the trajectory of `step`.
+Fast path. Between updates the weights are fixed, so `run` scores the upcoming trials
+in one go and jumps to the next update: a small compiled loop (`_scan.c`) when it was
+built, else NumPy blocks. Scores are computed row-independently with the same arithmetic
+as `rules.dot_columns`, so either way this gives exactly the trajectory of `step`.
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ FloatArray = NDArray[np.float64]
 ORDERS = ("cyclic", "random")
 _OVERFLOW = 1e150
 _MAX_BLOCK = 1 << 16
+
+try:  # the compiled scan (setup.py builds it when a C compiler is there)
+    from simulator.engine._scan import scan as _compiled_scan  # type: ignore[import-not-found]
+except ImportError:  # the NumPy path gives the same trajectory, bit for bit
+    _compiled_scan = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,37 +573,28 @@ class Simulation:
         parts: list[FloatArray] = []
         update_trials: list[int] = []
         update_states: list[FloatArray] = []
-        block = self._block
         position = start
+        scores = np.empty(end - start)  # the compiled scan writes here
         while position < end:
-            m = min(block, end - position)
-            if cyclic:
-                columns = [c[position : position + m] for c in segment.signed_columns]
-                signs = segment.y[position : position + m] if rule.threshold else 1.0
-            else:
-                rows = order[position : position + m]
-                columns = [c[rows] for c in segment.signed_columns]
-                signs = segment.y[rows] if rule.threshold else 1.0
-            signed = rule.signed_scores(state, columns, signs)
-            f = m
-            if updating or stop_on_mistake:
-                correct = signed > 0  # False for mistakes and for non-finite scores
-                f = int(correct.argmin())
-                if correct[f]:
-                    f = m
-            if f == m:
-                parts.append(signed)
-                position += m
-                block = min(2 * block, _MAX_BLOCK)
+            signed, mistake = self._scan(
+                segment,
+                order,
+                cyclic,
+                state,
+                position,
+                end,
+                updating or stop_on_mistake,
+                scores[position - start :],
+            )
+            parts.append(signed)
+            position += len(signed)
+            if not mistake:
                 continue
-            parts.append(signed[: f + 1])
-            position += f + 1
-            block = min(64 + 2 * f, _MAX_BLOCK)  # size blocks to the gap between mistakes
             if not updating:  # stop_on_mistake: stop after it
                 break
             t, i = first_trial + position - 1, int(order[position - 1])
             y = int(segment.y[i])
-            score = float(signed[f]) * y
+            score = float(signed[-1]) * y
             new_state = rule.update(state, segment.X[i], y, score) if math.isfinite(score) else None
             if new_state is None or not self._acceptable(t, new_state):
                 updating = False
@@ -609,7 +606,6 @@ class Simulation:
             update_states.append(state)
             if stop_on_mistake or (deadline is not None and time.perf_counter() >= deadline):
                 break
-        self._block = block
         ran = position - start
         if ran:
             labels = segment.y[start:position] if cyclic else segment.y[order[start:position]]
@@ -625,6 +621,57 @@ class Simulation:
                 self._apply_batch_update(segment)
             self._end_epoch(segment)
         return ran
+
+    def _scan(
+        self,
+        segment: _Segment,
+        order: NDArray[np.intp],
+        cyclic: bool,
+        state: FloatArray,
+        position: int,
+        end: int,
+        find_mistake: bool,
+        out: FloatArray,
+    ) -> tuple[FloatArray, bool]:
+        """Signed scores y·s of trials `position`.. with fixed weights, up to `end` or through
+        the first mistake (if `find_mistake`); and whether the last one is a mistake.
+
+        The compiled loop (_scan.c) stops right at the mistake, writing into `out`; without
+        it, NumPy scores blocks sized to the gaps between mistakes seen so far. Same bits.
+        """
+        rule = self._rule
+        if find_mistake and _compiled_scan is not None and len(segment.signed_columns) <= 64:
+            weights = tuple(rule.weights(state).tolist())
+            count = _compiled_scan(
+                segment.signed_columns,
+                weights,
+                float(rule.threshold),
+                segment.y,
+                order,
+                cyclic,
+                position,
+                end,
+                out,
+            )
+            signed = out[:count]
+            return signed, count > 0 and not signed[-1] > 0
+        m = min(self._block, end - position)
+        if cyclic:
+            columns = [c[position : position + m] for c in segment.signed_columns]
+            signs = segment.y[position : position + m] if rule.threshold else 1.0
+        else:
+            rows = order[position : position + m]
+            columns = [c[rows] for c in segment.signed_columns]
+            signs = segment.y[rows] if rule.threshold else 1.0
+        signed = rule.signed_scores(state, columns, signs)
+        if find_mistake:
+            correct = signed > 0  # False for mistakes and for non-finite scores
+            f = int(correct.argmin())
+            if not correct[f]:
+                self._block = min(64 + 2 * f, _MAX_BLOCK)  # sized to the gap between mistakes
+                return signed[: f + 1], True
+        self._block = min(2 * self._block, _MAX_BLOCK)
+        return signed, False
 
     # -- one trial -------------------------------------------------------------------------------
 
@@ -659,7 +706,11 @@ class Simulation:
 
     def _acceptable(self, t: int, new_state: FloatArray) -> bool:
         """Whether trial t's update stays finite and below 1e150; if not, diverge."""
-        if np.abs(new_state).max() <= _OVERFLOW:  # NaN fails this too
+        if new_state.size <= 16:  # plain floats are quicker than NumPy for a few numbers
+            within = all(-_OVERFLOW <= v <= _OVERFLOW for v in new_state.ravel().tolist())
+        else:
+            within = bool(np.abs(new_state).max() <= _OVERFLOW)
+        if within:  # NaN fails both tests
             return True
         self._diverge(t, self._divergence_message(t))
         return False

@@ -46,14 +46,15 @@ def test_perceptron_to_convergence_vs_sklearn(compare, margin):
 def test_perceptron_with_many_mistakes_vs_sklearn(compare):
     """A hard case: margin 0.002, several hundred mistakes.
 
-    Each mistake costs one NumPy pass over the next block (about 14 µs), while scikit-learn's
-    compiled loop pays about 15 ns per point, so beyond roughly 150 mistakes per epoch it is
-    faster. Recorded to track that gap; the assertion only guards against regressions.
+    Between mistakes a compiled loop (_scan.c) scores the trials, but each mistake still
+    costs a round trip through Python (the update, the overflow check, the history), about
+    5 µs, while scikit-learn's whole loop is compiled. Recorded to track that gap (1.6x at
+    the time of writing); the assertion only guards against regressions.
     """
     sim, ours, peer = _race(0.002)
     _, _, ratio = compare(ours, peer, rounds=5)
     print(f"  mistakes {sim.mistakes}, epochs {sim.epoch}")
-    assert ratio <= 6.0
+    assert ratio <= 3.0
 
 
 def test_exact_margin_vs_general_qp(compare):

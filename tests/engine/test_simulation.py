@@ -287,3 +287,32 @@ def test_trials_left_in_epoch():
     sim.replace_dataset(sim.dataset.with_point((2, 2), 1))
     sim.step()
     assert sim.trials_left_in_epoch == 4
+
+
+def test_the_compiled_scan_is_built_wherever_a_compiler_is():
+    """setup.py builds it where a C compiler is (here and in CI, which installs gcc);
+    without it the engine falls back to NumPy, and the parity test below would compare
+    NumPy with itself."""
+    import shutil
+
+    from simulator.engine import simulation
+
+    has_compiler = any(shutil.which(cc) for cc in ("cc", "gcc", "clang"))
+    assert (simulation._compiled_scan is not None) == has_compiler
+
+
+@pytest.mark.parametrize("params", RULES, ids=lambda p: "-".join(map(str, p.values())))
+@pytest.mark.parametrize("order", ["cyclic", "random"])
+def test_compiled_and_numpy_scans_give_the_same_bits(monkeypatch, params, order):
+    from simulator.engine import simulation
+
+    ds = random_dataset(9, n=300, separable=params["algorithm"] == "perceptron")
+    compiled = Simulation(ds, order=order, seed=2, **params)
+    compiled.run(5000, until_converged=False)
+    monkeypatch.setattr(simulation, "_compiled_scan", None)
+    plain = Simulation(ds, order=order, seed=2, **params)
+    plain.run(5000, until_converged=False)
+    assert np.array_equal(compiled.state, plain.state)
+    assert compiled.mistakes == plain.mistakes and compiled.converged_at == plain.converged_at
+    for t in (1, 299, 300, 2500, 5000):
+        assert compiled.trial(t) == plain.trial(t)
