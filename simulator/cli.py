@@ -253,7 +253,6 @@ class Invocation:
 
     command: str | None
     dataset: Dataset | None
-    dataset_name: str | None
     settings: Settings
     options: argparse.Namespace
 
@@ -308,7 +307,7 @@ def parse(argv: Sequence[str] | None = None) -> Invocation:
             _check_export_paths(options)
     except (UsageError, ValueError) as exc:
         parser.exit(2, f"{prog}: error: {exc}\n")
-    return Invocation(options.command, dataset, options.dataset, settings, options)
+    return Invocation(options.command, dataset, settings, options)
 
 
 def _check_export_paths(options: argparse.Namespace) -> None:

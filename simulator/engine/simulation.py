@@ -202,7 +202,6 @@ class _Segment:
 class _Live:
     """Bookkeeping of the epoch in progress (derived from history on `seek`)."""
 
-    epoch_start_trial: int = 0
     epoch_updates: int = 0
     epoch_start_state: FloatArray = field(default_factory=lambda: np.zeros(0))
 
@@ -757,7 +756,7 @@ class Simulation:
                 )
             if settled:
                 segment.converged_at = self._trials
-        self._live = _Live(self._trials, 0, self._state.copy())
+        self._live = _Live(0, self._state.copy())
 
     # -- history ---------------------------------------------------------------------------------
 
@@ -813,7 +812,7 @@ class Simulation:
         first_epoch = self._epoch_of(t) + 1 if t else 1
         segment = _Segment(t, first_epoch, self._dataset, self._X, self._dataset.labels)
         self._segments.append(segment)
-        self._live = _Live(t, 0, self._state.copy())
+        self._live = _Live(0, self._state.copy())
         return segment
 
     def _segment_of_trial(self, t: int) -> _Segment:
@@ -922,7 +921,7 @@ class Simulation:
         self._mistakes = int(np.count_nonzero(self._mistake_flags.view[:t]))
         segment = self._segment_continuing_from(t)
         if segment is None:
-            self._live = _Live(0, 0, self._state.copy())
+            self._live = _Live(0, self._state.copy())
             return
         k = t - segment.start
         epoch_start = t - k % segment.n
@@ -931,7 +930,7 @@ class Simulation:
             np.searchsorted(updates, t, side="right")
             - np.searchsorted(updates, epoch_start, side="right")
         )
-        self._live = _Live(epoch_start, count, self._state_after(epoch_start))
+        self._live = _Live(count, self._state_after(epoch_start))
 
     def history_nbytes(self) -> int:
         """Memory held by the history buffers, in bytes."""

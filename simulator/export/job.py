@@ -131,10 +131,6 @@ class ExportJob:
             self.options.trials if self.options.trials is not None else self.options.max_trials
         )
 
-    @property
-    def frames_done(self) -> bool:
-        return self._done
-
     def _trials_run(self) -> int:
         return self._simulation.trials - self._start_trial
 
