@@ -21,7 +21,6 @@ from simulator.engine import (
     Settings,
     Simulation,
     Snapshot,
-    Trial,
 )
 
 __all__ = [
@@ -62,10 +61,6 @@ class Frame:
     adaline: AdalineReport | None
     status: str
     boundary_note: str | None
-
-    @property
-    def trial(self) -> Trial | None:
-        return self.snapshot.last_trial
 
 
 def format_number(value: float | None, digits: int = 6) -> str:
