@@ -14,7 +14,7 @@ from simulator.engine.dataset import (
 )
 from simulator.engine.features import PREPROCESSINGS, FeatureMap, InputLine
 from simulator.engine.presets import PRESETS, load_preset
-from simulator.engine.rules import ALGORITHMS
+from simulator.engine.rules import ALGORITHMS, DEFAULT_LEARNING_RATES
 from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
 from simulator.engine.theory import (
     AdalineReport,
@@ -28,6 +28,7 @@ from simulator.engine.theory import margin_report_for as _margin_report_for
 
 __all__ = [
     "ALGORITHMS",
+    "DEFAULT_LEARNING_RATES",
     "ORDERS",
     "PREPROCESSINGS",
     "PRESETS",

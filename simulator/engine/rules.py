@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "ALGORITHMS",
+    "DEFAULT_LEARNING_RATES",
     "Adaline",
     "BalancedWinnow",
     "Perceptron",
@@ -282,6 +283,10 @@ class Adaline(Rule):
         return f"η = {self.learning_rate:g}, {'batch' if self.batch else 'online'}"
 
 
+DEFAULT_LEARNING_RATES = {"perceptron": 1.0, "adaline": 0.1}
+"""η when none is given: the perceptron's from the notes; Adaline's small enough to be
+stable on data in a few units (online LMS needs η < 2/R²)."""
+
 ALGORITHMS: dict[str, type[Rule]] = {
     rule.name: rule for rule in (Perceptron, Winnow, BalancedWinnow, Adaline)
 }
@@ -302,7 +307,8 @@ def make_rule(
     if mode not in ("online", "batch"):
         raise ValueError(f"unknown mode {mode!r}; use 'online' or 'batch'")
     if algorithm == "perceptron":
-        return Perceptron(learning_rate=1.0 if learning_rate is None else float(learning_rate))
+        rate = DEFAULT_LEARNING_RATES[algorithm] if learning_rate is None else learning_rate
+        return Perceptron(learning_rate=float(rate))
     if algorithm == "winnow":
         theta = float(n_features) if threshold is None else float(threshold)
         return Winnow(promotion=float(promotion), threshold=theta)
@@ -311,6 +317,8 @@ def make_rule(
             raise ValueError("Balanced Winnow has no threshold (θ = 0)")
         return BalancedWinnow(promotion=float(promotion))
     return Adaline(
-        learning_rate=0.1 if learning_rate is None else float(learning_rate),
+        learning_rate=float(
+            DEFAULT_LEARNING_RATES[algorithm] if learning_rate is None else learning_rate
+        ),
         batch=mode == "batch",
     )

@@ -49,6 +49,8 @@ class Frame:
     settings: Settings
     rule_title: str
     rule_parameters: str
+    learning_rate: float | None  # the rule's η (None for the Winnows)
+    promotion: float | None  # the rule's α (None for the perceptron and Adaline)
     snapshot: Snapshot
     report: MarginReport
     mistake_bound: float
@@ -140,6 +142,8 @@ def build_frame(sim: Simulation) -> Frame:
         settings=settings,
         rule_title=RULE_TITLES[settings.algorithm],
         rule_parameters=sim.rule.describe(),
+        learning_rate=getattr(sim.rule, "learning_rate", None),
+        promotion=getattr(sim.rule, "promotion", None),
         snapshot=snapshot,
         report=report,
         mistake_bound=sim.mistake_bound(),
@@ -165,10 +169,7 @@ def explain_trial(frame: Frame) -> str:
     if trial is None:
         return "No trial yet. Step (Space) shows one point to the learner and its update."
     algorithm = frame.settings.algorithm
-    eta = frame.settings.learning_rate
-    if eta is None:
-        eta = 0.1 if algorithm == "adaline" else 1.0
-    alpha = frame.settings.promotion
+    eta, alpha = frame.learning_rate, frame.promotion
     theta = frame.snapshot.threshold
     x, w0, w1 = (format_vector(v, 4) for v in (trial.x, trial.weights_before, trial.weights_after))
     s = format_number(trial.score, 4)

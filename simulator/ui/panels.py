@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simulator.engine import Settings
+from simulator.engine import DEFAULT_LEARNING_RATES, Settings
 from simulator.ui.frame import RULE_TITLES, Frame, explain_trial, format_number, format_vector
 from simulator.ui.layout import row
 
@@ -220,7 +220,7 @@ class ControlPanel(QWidget):
         algorithm = settings.algorithm
         self.algorithm.setCurrentIndex(self.algorithm.findData(algorithm))
         rate = settings.learning_rate
-        self.rate.setValue(rate if rate is not None else (0.1 if algorithm == "adaline" else 1.0))
+        self.rate.setValue(rate if rate is not None else DEFAULT_LEARNING_RATES.get(algorithm, 1.0))
         self.promotion.setValue(settings.promotion)
         self.threshold.setValue(settings.threshold or 0.0)
         self.mode.setCurrentIndex(self.mode.findData(settings.mode))
@@ -267,8 +267,8 @@ class ControlPanel(QWidget):
             initial = key
         changed_rule = algorithm != self._settings.algorithm
         rate = self.rate.value()
-        if changed_rule and algorithm in ("perceptron", "adaline"):
-            rate = 1.0 if algorithm == "perceptron" else 0.1
+        if changed_rule and algorithm in DEFAULT_LEARNING_RATES:
+            rate = DEFAULT_LEARNING_RATES[algorithm]
         threshold = self.threshold.value() or None
         return replace(
             self._settings,
