@@ -16,6 +16,7 @@ from typing import NoReturn
 
 from simulator.engine import (
     ALGORITHMS,
+    DEFAULT_LEARNING_RATES,
     ORDERS,
     PREPROCESSINGS,
     PRESETS,
@@ -30,6 +31,7 @@ from simulator.engine import (
 __all__ = ["Invocation", "build_parser", "main", "parse"]
 
 PROG = "linear-classifier-lab"
+_DEFAULTS = Settings()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,23 +109,24 @@ def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: st
     rule.add_argument(
         "--algorithm",
         choices=list(ALGORITHMS),
-        default="perceptron",
-        help="the update rule (default perceptron)",
+        default=_DEFAULTS.algorithm,
+        help=f"the update rule (default {_DEFAULTS.algorithm})",
     )
     rule.add_argument(
         "--learning-rate",
         "--eta",
         type=_positive_float,
         metavar="η",
-        help="η > 0 (default 1 for the perceptron, 0.1 for Adaline)",
+        help=f"η > 0 (default {DEFAULT_LEARNING_RATES['perceptron']:g} for the perceptron, "
+        f"{DEFAULT_LEARNING_RATES['adaline']:g} for Adaline)",
     )
     rule.add_argument(
         "--promotion",
         "--alpha",
         type=float,
-        default=2.0,
+        default=_DEFAULTS.promotion,
         metavar="α",
-        help="Winnow's promotion factor α > 1 (default 2)",
+        help=f"Winnow's promotion factor α > 1 (default {_DEFAULTS.promotion:g})",
     )
     rule.add_argument(
         "--threshold",
@@ -135,7 +138,7 @@ def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: st
     rule.add_argument(
         "--mode",
         choices=("online", "batch"),
-        default="online",
+        default=_DEFAULTS.mode,
         help="Adaline: LMS per trial, or one gradient step per epoch",
     )
     rule.add_argument(
@@ -147,20 +150,20 @@ def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: st
     rule.add_argument(
         "--preprocessing",
         choices=PREPROCESSINGS,
-        default="none",
-        help="feature preprocessing (default none)",
+        default=_DEFAULTS.preprocessing,
+        help=f"feature preprocessing (default {_DEFAULTS.preprocessing})",
     )
     rule.add_argument(
         "--order",
         choices=ORDERS,
-        default="cyclic",
+        default=_DEFAULTS.order,
         help="cyclic: dataset order; random: a fresh permutation each epoch",
     )
     rule.add_argument(
         "--seed",
         type=_non_negative_int,
-        default=0,
-        help="seed for the random order and random initial weights (default 0)",
+        default=_DEFAULTS.seed,
+        help=f"seed for the random order and random initial weights (default {_DEFAULTS.seed})",
     )
     rule.add_argument(
         "--initial-weights",

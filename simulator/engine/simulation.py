@@ -112,6 +112,9 @@ class Settings:
         return asdict(self)
 
 
+_DEFAULTS = Settings()  # the one place the defaults are written (Simulation and the CLI use it)
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """The learner's state after `trials` trials, as plain values for views."""
@@ -228,18 +231,18 @@ class Simulation:
     def __init__(
         self,
         dataset: Dataset,
-        algorithm: str = "perceptron",
+        algorithm: str = _DEFAULTS.algorithm,
         *,
-        learning_rate: float | None = None,
-        promotion: float = 2.0,
-        threshold: float | None = None,
-        mode: str = "online",
-        bias: bool = True,
-        preprocessing: str = "none",
-        order: str = "cyclic",
-        seed: int = 0,
+        learning_rate: float | None = _DEFAULTS.learning_rate,
+        promotion: float = _DEFAULTS.promotion,
+        threshold: float | None = _DEFAULTS.threshold,
+        mode: str = _DEFAULTS.mode,
+        bias: bool = _DEFAULTS.bias,
+        preprocessing: str = _DEFAULTS.preprocessing,
+        order: str = _DEFAULTS.order,
+        seed: int = _DEFAULTS.seed,
         initial_weights: str | ArrayLike | None = None,
-        tolerance: float = 1e-6,
+        tolerance: float = _DEFAULTS.tolerance,
     ) -> None:
         if not isinstance(dataset, Dataset):
             raise TypeError(f"dataset must be a Dataset, not {type(dataset).__name__}")
