@@ -90,11 +90,31 @@ def test_starting_with_dataset_and_algorithm(qtbot):
 def test_the_names_design_md_promises(window):
     from PySide6.QtWidgets import QWidget
 
-    for name in ("plotView", "stepButton", "runButton", "resetButton", "algorithmCombo",
-                 "gammaValue", "radiusValue", "boundValue", "mistakesValue", "trialValue",
-                 "weightsValue"):
+    for name in (
+        "plotView",
+        "stepButton",
+        "runButton",
+        "resetButton",
+        "algorithmCombo",
+        "gammaValue",
+        "radiusValue",
+        "boundValue",
+        "mistakesValue",
+        "trialValue",
+        "weightsValue",
+    ):
         assert window.findChild(QWidget, name) is not None, name
     controller = window.controller
-    for attribute in ("dataset", "simulation", "set_dataset", "step", "run", "pause", "reset",
-                      "frame_changed", "dataset_changed", "running_changed"):
+    for attribute in (
+        "dataset",
+        "simulation",
+        "set_dataset",
+        "step",
+        "run",
+        "pause",
+        "reset",
+        "frame_changed",
+        "dataset_changed",
+        "running_changed",
+    ):
         assert hasattr(controller, attribute), attribute
