@@ -27,6 +27,12 @@ from simulator.engine import (
     load_dataset,
     load_preset,
 )
+from simulator.export.checks import (
+    MP4_INSTALL_HINT,
+    mp4_available,
+    mp4_size_problem,
+    prepare_folder,
+)
 
 __all__ = ["Invocation", "build_parser", "main", "parse"]
 
@@ -315,18 +321,10 @@ def parse(argv: Sequence[str] | None = None) -> Invocation:
 
 def _check_export_paths(options: argparse.Namespace) -> None:
     out: Path = options.out
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: exists and is not a folder")
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
-    probe = out / ".write-test"
-    try:
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise UsageError(f"--out {out}: the folder is not writable ({exc.strerror})") from None
+        prepare_folder(out)
+    except ValueError as exc:
+        raise UsageError(f"--out {out}: {exc}") from None
     for flag, suffix in (("gif", ".gif"), ("mp4", ".mp4")):
         target: Path | None = getattr(options, flag)
         if target is None:
@@ -336,16 +334,11 @@ def _check_export_paths(options: argparse.Namespace) -> None:
         if not target.parent.exists() or not target.parent.is_dir():
             raise UsageError(f"--{flag} {target}: no such folder {target.parent}")
     if options.mp4 is not None:
-        width, height = options.size
-        if width % 2 or height % 2:
-            raise UsageError(f"--mp4 needs an even width and height, not {width}x{height}")
-        try:
-            import imageio_ffmpeg  # noqa: F401
-        except ImportError:
-            raise UsageError(
-                "--mp4 needs imageio-ffmpeg: pip install 'linear-classifier-lab[mp4]' "
-                "(or pip install imageio-ffmpeg)"
-            ) from None
+        problem = mp4_size_problem(*options.size)
+        if problem is not None:
+            raise UsageError(f"--mp4: {problem}")
+        if not mp4_available():
+            raise UsageError(f"--mp4: {MP4_INSTALL_HINT}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

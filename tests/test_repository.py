@@ -37,3 +37,12 @@ def test_main_py_help_works_without_a_display():
 def test_readme_screenshot_exists():
     assert "assets/screenshot.png" in (ROOT / "README.md").read_text()
     assert (ROOT / "assets" / "screenshot.png").stat().st_size > 10_000
+
+
+def test_the_command_line_checks_arguments_before_importing_qt():
+    code = (
+        "import sys, simulator.cli; "
+        "print([m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph')])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

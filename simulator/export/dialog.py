@@ -33,8 +33,9 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine import Simulation
+from simulator.export.checks import MP4_INSTALL_HINT, mp4_available, prepare_folder
 from simulator.export.job import ExportJob, ExportOptions, ExportResult
-from simulator.export.writers import ExportError, Mp4Writer, mp4_available
+from simulator.export.writers import ExportError
 from simulator.ui.controller import SimulationController
 from simulator.ui.layout import column, row
 
@@ -117,7 +118,7 @@ class ExportDialog(QDialog):
         self.mp4 = QCheckBox("MP4 video (animation.mp4)", objectName="mp4Check")
         if not mp4_available():
             self.mp4.setEnabled(False)
-            self.mp4.setToolTip(Mp4Writer.INSTALL_HINT)
+            self.mp4.setToolTip(MP4_INSTALL_HINT)
         form.addRow("Write", column(self.png, self.gif, self.mp4))
         self.fps = QDoubleSpinBox(objectName="fpsSpin")
         self.fps.setRange(0.5, 50.0)
@@ -166,12 +167,9 @@ class ExportDialog(QDialog):
             return
         folder = Path(self.folder.text()).expanduser()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            probe = folder / ".write-test"
-            probe.write_bytes(b"")
-            probe.unlink()
-        except OSError as exc:
-            self.error.setText(f"Cannot write to {folder}: {exc.strerror or exc}")
+            prepare_folder(folder)
+        except ValueError as exc:
+            self.error.setText(f"Cannot write to {folder}: {exc}")
             return
         source = self._controller.simulation
         simulation = (

@@ -21,7 +21,9 @@ from PIL import Image
 from PySide6.QtCore import QSaveFile
 from PySide6.QtGui import QImage
 
-__all__ = ["ExportError", "GifWriter", "Mp4Writer", "PngSequence", "frame_name", "mp4_available"]
+from simulator.export.checks import MP4_INSTALL_HINT, mp4_size_problem
+
+__all__ = ["ExportError", "GifWriter", "Mp4Writer", "PngSequence", "frame_name"]
 
 
 class ExportError(RuntimeError):
@@ -164,29 +166,17 @@ class GifWriter:
             return image.convert("RGB").quantize(colors=255, method=Image.Quantize.FASTOCTREE)
 
 
-def mp4_available() -> bool:
-    try:
-        import imageio_ffmpeg  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 class Mp4Writer:
     """An H.264 MP4 streamed to ffmpeg (imageio-ffmpeg) frame by frame."""
 
-    INSTALL_HINT = (
-        "MP4 needs imageio-ffmpeg: pip install 'linear-classifier-lab[mp4]' "
-        "(or pip install imageio-ffmpeg)"
-    )
-
     def __init__(self, target: Path, width: int, height: int, fps: float) -> None:
-        if width % 2 or height % 2:
-            raise ExportError(f"MP4 needs an even width and height, not {width}x{height}")
+        problem = mp4_size_problem(width, height)
+        if problem is not None:
+            raise ExportError(problem)
         try:
             import imageio_ffmpeg
         except ImportError:
-            raise ExportError(self.INSTALL_HINT) from None
+            raise ExportError(MP4_INSTALL_HINT) from None
         self.target = Path(target)
         self._temporary = _temporary_beside(self.target)
         self._size = (width, height)
