@@ -45,8 +45,8 @@ from simulator.engine.theory import (
     MarginReport,
     adaline_report,
     general_mistake_bound,
-    margin_of,
     margin_report_for,
+    signed_margin,
 )
 
 __all__ = ["ORDERS", "Settings", "Simulation", "Snapshot", "Trial"]
@@ -452,19 +452,20 @@ class Simulation:
 
     def current_margin(self) -> float:
         """minᵢ yᵢ (w·xᵢ − θ)/|w| for the current w; nan when w = 0 or there is no data."""
-        with np.errstate(over="ignore", invalid="ignore"):
-            return margin_of(
-                self._rule.weights(self._state), self._X, self._dataset.labels, self._rule.threshold
-            )
+        return signed_margin(self._signed_scores(), self._rule.weights(self._state))
 
     def misclassified(self) -> NDArray[np.bool_]:
         """Which current points the current w gets wrong (y·s <= 0), read-only."""
-        if len(self._dataset) == 0:
-            mask = np.zeros(0, dtype=bool)
-        else:
-            with np.errstate(over="ignore", invalid="ignore"):
-                s = self._rule.scores(self._state, self._X)
-            mask = ~(self._dataset.labels * s > 0)
+        return self._mistake_mask(self._signed_scores())
+
+    def _signed_scores(self) -> FloatArray:
+        """yᵢ sᵢ = yᵢ (w·xᵢ − θ) for every current point."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._dataset.labels * self._rule.scores(self._state, self._X)
+
+    @staticmethod
+    def _mistake_mask(signed: FloatArray) -> NDArray[np.bool_]:
+        mask = ~(signed > 0)  # non-finite scores count as mistakes too
         mask.setflags(write=False)
         return mask
 
@@ -473,6 +474,7 @@ class Simulation:
         return self._features.input_line(self._rule.weights(self._state), self._rule.threshold)
 
     def snapshot(self) -> Snapshot:
+        signed = self._signed_scores()  # one pass over the data serves margin and mistakes
         return Snapshot(
             trials=self._trials,
             mistakes=self._mistakes,
@@ -484,8 +486,8 @@ class Simulation:
             diverged=self.diverged,
             divergence_reason=self.divergence_reason,
             last_trial=self.last_trial,
-            margin=self.current_margin(),
-            misclassified=self.misclassified(),
+            margin=signed_margin(signed, self._rule.weights(self._state)),
+            misclassified=self._mistake_mask(signed),
         )
 
     # -- changing the data ---------------------------------------------------------------------

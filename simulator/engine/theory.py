@@ -32,6 +32,7 @@ __all__ = [
     "margin_of",
     "margin_report_for",
     "min_norm_point",
+    "signed_margin",
     "winnow_disjunction_bound",
 ]
 
@@ -200,10 +201,18 @@ def margin_report_for(X: FloatArray, y: NDArray[np.int8]) -> MarginReport:
 
 def margin_of(w: FloatArray, X: FloatArray, y: NDArray[np.int8], threshold: float = 0.0) -> float:
     """minᵢ yᵢ (w·xᵢ − θ)/|w|: the current w's margin (negative while it errs); nan if w = 0."""
-    norm = float(np.linalg.norm(w))
-    if X.shape[0] == 0 or norm == 0.0 or not math.isfinite(norm):
+    if X.shape[0] == 0:
         return math.nan
-    return float(np.min(y * (X @ w - threshold)) / norm)
+    return signed_margin(y * (X @ w - threshold), w)
+
+
+def signed_margin(signed_scores: FloatArray, w: FloatArray) -> float:
+    """minᵢ yᵢ sᵢ / |w| from the signed scores yᵢ sᵢ already computed; nan if w = 0 or
+    there are no points."""
+    norm = float(np.linalg.norm(w))
+    if signed_scores.shape[0] == 0 or norm == 0.0 or not math.isfinite(norm):
+        return math.nan
+    return float(np.min(signed_scores) / norm)
 
 
 def general_mistake_bound(
