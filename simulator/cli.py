@@ -12,14 +12,14 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from simulator.engine import (
     ALGORITHMS,
-    DEFAULT_LEARNING_RATES,
     ORDERS,
     PREPROCESSINGS,
     PRESETS,
+    TIES,
     DataFileError,
     Dataset,
     Settings,
@@ -103,6 +103,42 @@ def _initial_weights(text: str) -> str | tuple[float, ...]:
         ) from None
 
 
+_ALIASES = {"η": "--eta", "α": "--alpha", "θ": "--theta"}
+
+
+def _add_rule_parameters(group: argparse._ArgumentGroup) -> None:
+    """One option per rule parameter (asked of the rule classes, so a new rule's
+    parameters appear here by themselves), with each rule's default in the help."""
+    seen: dict[str, list[str]] = {}
+    parameters = {}
+    for rule in ALGORITHMS.values():
+        for parameter in rule.parameters:
+            parameters.setdefault(parameter.name, parameter)
+            seen.setdefault(parameter.name, []).append(f"{rule.title} {parameter.default_text}")
+    for name, parameter in parameters.items():
+        defaults = ", ".join(seen[name])
+        flags = [parameter.flag]
+        if parameter.symbol in _ALIASES:
+            flags.append(_ALIASES[parameter.symbol])
+        kwargs: dict[str, Any] = {
+            "dest": name,
+            "help": f"{parameter.help} (default: {defaults})",
+        }
+        if parameter.choices:
+            kwargs["choices"] = parameter.choices
+        else:
+            kwargs["type"] = _number
+            kwargs["metavar"] = parameter.symbol
+        group.add_argument(*flags, **kwargs)
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
 def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: str | None) -> None:
     data = parser.add_argument_group("data")
     data.add_argument(
@@ -118,34 +154,12 @@ def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: st
         default=_DEFAULTS.algorithm,
         help=f"the update rule (default {_DEFAULTS.algorithm})",
     )
+    _add_rule_parameters(rule)
     rule.add_argument(
-        "--learning-rate",
-        "--eta",
-        type=_positive_float,
-        metavar="η",
-        help=f"η > 0 (default {DEFAULT_LEARNING_RATES['perceptron']:g} for the perceptron, "
-        f"{DEFAULT_LEARNING_RATES['adaline']:g} for Adaline)",
-    )
-    rule.add_argument(
-        "--promotion",
-        "--alpha",
-        type=float,
-        default=_DEFAULTS.promotion,
-        metavar="α",
-        help=f"Winnow's promotion factor α > 1 (default {_DEFAULTS.promotion:g})",
-    )
-    rule.add_argument(
-        "--threshold",
-        "--theta",
-        type=float,
-        metavar="θ",
-        help="classic Winnow's threshold θ (default: the number of features)",
-    )
-    rule.add_argument(
-        "--mode",
-        choices=("online", "batch"),
-        default=_DEFAULTS.mode,
-        help="Adaline: LMS per trial, or one gradient step per epoch",
+        "--tie",
+        choices=TIES,
+        help="what a score of exactly 0 means: an undecided mistake (the perceptron's "
+        "default), +1 (Winnow's \"+ iff w·x >= θ\") or -1; default: the rule's own",
     )
     rule.add_argument(
         "--no-bias",
@@ -291,12 +305,16 @@ def parse(argv: Sequence[str] | None = None) -> Invocation:
         if options.command == "export" and dataset is None:
             raise UsageError("export needs --dataset PRESET_OR_FILE")
         initial = None if options.initial_weights == "default" else options.initial_weights
+        parameters = {
+            p.name: getattr(options, p.name)
+            for rule in ALGORITHMS.values()
+            for p in rule.parameters
+            if getattr(options, p.name, None) is not None
+        }
         settings = Settings(
             algorithm=options.algorithm,
-            learning_rate=options.learning_rate,
-            promotion=options.promotion,
-            threshold=options.threshold,
-            mode=options.mode,
+            **parameters,
+            tie=options.tie,
             bias=options.bias,
             preprocessing=options.preprocessing,
             order=options.order,

@@ -14,7 +14,7 @@ from simulator.engine.dataset import (
 )
 from simulator.engine.features import PREPROCESSINGS, FeatureMap, InputLine
 from simulator.engine.presets import PRESETS, load_preset
-from simulator.engine.rules import ALGORITHMS, DEFAULT_LEARNING_RATES
+from simulator.engine.rules import ALGORITHMS, TIES, Parameter, Rule, register
 from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
 from simulator.engine.theory import (
     AdalineReport,
@@ -28,16 +28,18 @@ from simulator.engine.theory import margin_report_for as _margin_report_for
 
 __all__ = [
     "ALGORITHMS",
-    "DEFAULT_LEARNING_RATES",
     "ORDERS",
     "PREPROCESSINGS",
     "PRESETS",
+    "TIES",
     "AdalineReport",
     "DataFileError",
     "Dataset",
     "FeatureMap",
     "InputLine",
     "MarginReport",
+    "Parameter",
+    "Rule",
     "Settings",
     "Simulation",
     "Snapshot",
@@ -52,6 +54,7 @@ __all__ = [
     "margin_report",
     "parse_csv",
     "parse_json",
+    "register",
     "winnow_disjunction_bound",
 ]
 

@@ -1,6 +1,9 @@
 """The update rules, each next to its formula from the course notes.
 
-A rule is stateless: it maps (state, trial) to a new state. The state is a NumPy array
+A rule is stateless: it maps (state, trial) to a new state. Everything that differs per
+rule lives on its class: title, parameters with their defaults and ranges, the tie rule,
+which mistake bound applies, and how a trial is explained. Views and the command line ask
+the class; adding a learner is one class and one `register` call. The state is a NumPy array
 (the weights w; for Balanced Winnow the pair (w+, w-) as a (2, n) array), and `weights`
 turns it into the effective w that defines the boundary w·x = θ.
 
@@ -17,7 +20,7 @@ trajectory that `Simulation.step` would take.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -26,15 +29,21 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "ALGORITHMS",
-    "DEFAULT_LEARNING_RATES",
+    "TIES",
     "Adaline",
     "BalancedWinnow",
+    "Parameter",
     "Perceptron",
     "Rule",
     "Winnow",
     "dot_columns",
     "make_rule",
+    "register",
 ]
+
+TIES = ("mistake", "positive", "negative")
+"""What a score s = 0 means: undecided, a mistake whatever y (the perceptron's y·s <= 0);
++1 (Winnow's "+ iff w·x >= θ"); or -1 ("+ iff w·x > 0")."""
 
 FloatArray = NDArray[np.float64]
 
@@ -51,21 +60,143 @@ def dot_columns(columns: Sequence[FloatArray], w: Sequence[float]) -> FloatArray
     return total
 
 
-def _check_positive(name: str, value: float) -> float:
-    value = float(value)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive finite number; got {value!r}")
-    return value
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One parameter of a rule, as `Settings`, the command line and the window see it.
+
+    `name` is the keyword of `Simulation` and the field of `Settings`. A number lies in
+    (minimum, maximum] when `exclusive_minimum`, else in [minimum, maximum]; a choice is one
+    of `choices`. `default` None means the rule derives it (from the data, or θ = n).
+    """
+
+    name: str
+    symbol: str
+    title: str
+    default: float | str | None
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: bool = False
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    derived: str = ""  # how the default is found when `default` is None
+
+    @property
+    def default_text(self) -> str:
+        if self.default is None:
+            return self.derived
+        return f"{self.default:g}" if isinstance(self.default, float) else str(self.default)
+
+    @property
+    def flag(self) -> str:
+        """The command-line option, e.g. --learning-rate."""
+        return "--" + self.name.replace("_", "-")
+
+    def range_text(self) -> str:
+        """The allowed values in words, for help texts and error messages."""
+        if self.choices:
+            return " or ".join(self.choices)
+        low = high = ""
+        if self.minimum is not None:
+            low = f"{self.symbol} {'>' if self.exclusive_minimum else '≥'} {self.minimum:g}"
+        if self.maximum is not None:
+            high = f"{self.symbol} ≤ {self.maximum:g}"
+        return " and ".join(t for t in (low, high) if t)
+
+    def check(self, value: Any) -> Any:
+        """`value` if it is allowed, else a ValueError that says what is."""
+        if self.choices:
+            if value not in self.choices:
+                raise ValueError(f"unknown {self.title} {value!r}; use {self.range_text()}")
+            return value
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"the {self.title} {self.symbol} must be a number; got {value!r}"
+            ) from None
+        low, high = self.minimum, self.maximum
+        if not (
+            math.isfinite(number)
+            and (low is None or (number > low if self.exclusive_minimum else number >= low))
+            and (high is None or number <= high)
+        ):
+            raise ValueError(
+                f"the {self.title} {self.symbol} must be a finite number with "
+                f"{self.range_text()}; got {value!r}"
+            )
+        return number
+
+
+LEARNING_RATE = Parameter(
+    "learning_rate",
+    "η",
+    "learning rate",
+    default=1.0,
+    minimum=0.0,
+    maximum=1e6,
+    exclusive_minimum=True,
+    help="the step size η > 0",
+)
+PROMOTION = Parameter(
+    "promotion",
+    "α",
+    "promotion factor",
+    default=2.0,
+    minimum=1.0,
+    maximum=1e6,
+    exclusive_minimum=True,
+    help="a mistake multiplies the active weights by α (y = +1) or 1/α (y = -1)",
+)
+
+ADALINE_RATE = Parameter(
+    "learning_rate",
+    "η",
+    "learning rate",
+    default=0.1,
+    minimum=0.0,
+    maximum=1e6,
+    exclusive_minimum=True,
+    help="the step size η > 0 (η < 2/R² online, 2/λ_max(XᵀX) batch suffice for stability)",
+)
+
+Formatter = Callable[[float], str]
 
 
 class Rule:
-    """Base of the update rules; see the module docstring for the contract."""
+    """Base of the update rules; see the module docstring for the contract.
+
+    Class attributes every rule sets: `name` (the key in ALGORITHMS), `title`, `tie` (its
+    default tie rule, one of TIES), `parameters`, `bound` (which mistake bound applies:
+    "novikoff", "winnow-disjunction", or None), `mistake_driven`, `least_squares` (it
+    descends the squared error, so w_LS and the stable η apply), and the formulas the
+    explanation prints (`score_formula`, `update_formula`).
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
+    tie: ClassVar[str] = "mistake"
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    bound: ClassVar[str | None] = None
     mistake_driven: ClassVar[bool] = True
+    least_squares: ClassVar[bool] = False
+    score_formula: ClassVar[str] = "s = w·x"
+    update_formula: ClassVar[str] = ""
     batch: bool = False
     threshold: float = 0.0
+
+    @classmethod
+    def build(cls, n_features: int, **parameters: Any) -> Rule:
+        """This rule with `parameters` (None: the default), checked; the others ignored."""
+        known = {p.name: parameters.get(p.name) for p in cls.parameters}
+        values = {
+            name: (p.default if known[name] is None else known[name])
+            for name, p in ((p.name, p) for p in cls.parameters)
+        }
+        return cls(**values)
+
+    @classmethod
+    def parameter(cls, name: str) -> Parameter | None:
+        return next((p for p in cls.parameters if p.name == name), None)
 
     def state_shape(self, n_features: int) -> tuple[int, ...]:
         return (n_features,)
@@ -150,6 +281,29 @@ class Rule:
         """The parameters, for titles and reports."""
         raise NotImplementedError
 
+    # -- how a trial is explained (the arithmetic strip under the plot) --------------------
+
+    def explain_score(self, score: float, number: Formatter) -> str:
+        """The score of a trial as the notes write it, e.g. "s = w·x = 0.5"."""
+        return f"{self.score_formula} = {number(score)}"
+
+    def explain_update(
+        self,
+        x: str,
+        y: int,
+        score: float,
+        before: str,
+        after: str,
+        number: Formatter,
+    ) -> str:
+        """The update of a trial that changed w (x, before, after already formatted)."""
+        return f"{self.update_formula}: ({before}) → ({after})."
+
+    def explain_no_update(self) -> str | None:
+        """Why a trial did not change w, when that is the rule's normal behaviour (None:
+        the usual reasons apply: no mistake, or the update was refused)."""
+        return None
+
 
 @dataclass(frozen=True)
 class Perceptron(Rule):
@@ -158,9 +312,13 @@ class Perceptron(Rule):
     learning_rate: float = 1.0
     name: ClassVar[str] = "perceptron"
     title: ClassVar[str] = "Perceptron"
+    tie: ClassVar[str] = "mistake"
+    parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE,)
+    bound: ClassVar[str | None] = "novikoff"
+    update_formula: ClassVar[str] = "w ← w + η y x"
 
     def __post_init__(self) -> None:
-        _check_positive("the learning rate η", self.learning_rate)
+        LEARNING_RATE.check(self.learning_rate)
 
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """w <- w + η y x."""
@@ -168,6 +326,15 @@ class Perceptron(Rule):
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}"
+
+    def explain_update(
+        self, x: str, y: int, score: float, before: str, after: str, number: Formatter
+    ) -> str:
+        sign = "+1" if y > 0 else "−1"
+        return (
+            f"{self.update_formula} = ({before}) + {number(self.learning_rate)}·({sign})·({x})"
+            f" = ({after})."
+        )
 
 
 @dataclass(frozen=True)
@@ -182,13 +349,38 @@ class Winnow(Rule):
     threshold: float = 1.0
     name: ClassVar[str] = "winnow"
     title: ClassVar[str] = "Winnow"
+    tie: ClassVar[str] = "positive"
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        PROMOTION,
+        Parameter(
+            "threshold",
+            "θ",
+            "threshold",
+            default=None,
+            minimum=0.0,
+            maximum=1e12,
+            exclusive_minimum=True,
+            help="predict +1 iff w·x >= θ",
+            derived="the number of features n, as in the notes",
+        ),
+    )
+    bound: ClassVar[str | None] = "winnow-disjunction"
+    score_formula: ClassVar[str] = "s = w·x − θ"
+    update_formula: ClassVar[str] = "wᵢ ← wᵢ · α^(y xᵢ)"
+
+    @classmethod
+    def build(cls, n_features: int, **parameters: Any) -> Rule:
+        """θ defaults to the number of features n."""
+        threshold = parameters.get("threshold")
+        promotion = parameters.get("promotion")
+        return cls(
+            promotion=float(PROMOTION.default if promotion is None else promotion),  # type: ignore[arg-type]
+            threshold=float(n_features if threshold is None else threshold),
+        )
 
     def __post_init__(self) -> None:
-        if not math.isfinite(self.promotion) or self.promotion <= 1.0:
-            raise ValueError(
-                f"the promotion factor α must be a finite number > 1; got {self.promotion!r}"
-            )
-        _check_positive("the threshold θ", self.threshold)
+        for parameter in self.parameters:
+            parameter.check(getattr(self, parameter.name))
 
     def default_state(self, n_features: int) -> FloatArray:
         return np.ones(self.state_shape(n_features))
@@ -212,6 +404,17 @@ class Winnow(Rule):
     def describe(self) -> str:
         return f"α = {self.promotion:g}, θ = {self.threshold:g}"
 
+    def explain_score(self, score: float, number: Formatter) -> str:
+        return (
+            f"{self.score_formula} = {number(score + self.threshold)} − "
+            f"{number(self.threshold)} = {number(score)}"
+        )
+
+    def explain_update(
+        self, x: str, y: int, score: float, before: str, after: str, number: Formatter
+    ) -> str:
+        return f"{self.update_formula} with α = {number(self.promotion)}: ({before}) → ({after})."
+
 
 @dataclass(frozen=True)
 class BalancedWinnow(Winnow):
@@ -225,12 +428,21 @@ class BalancedWinnow(Winnow):
     threshold: float = 0.0
     name: ClassVar[str] = "balanced-winnow"
     title: ClassVar[str] = "Balanced Winnow"
+    tie: ClassVar[str] = "positive"
+    parameters: ClassVar[tuple[Parameter, ...]] = (PROMOTION,)
+    bound: ClassVar[str | None] = None
+    score_formula: ClassVar[str] = "s = w⁺·x − w⁻·x"
+    update_formula: ClassVar[str] = "wᵢ⁺ ← wᵢ⁺ α^(y xᵢ), wᵢ⁻ ← wᵢ⁻ α^(−y xᵢ)"
+
+    @classmethod
+    def build(cls, n_features: int, **parameters: Any) -> Rule:
+        if parameters.get("threshold") not in (None, 0, 0.0):
+            raise ValueError("Balanced Winnow has no threshold (θ = 0)")
+        promotion = parameters.get("promotion")
+        return cls(promotion=float(PROMOTION.default if promotion is None else promotion))  # type: ignore[arg-type]
 
     def __post_init__(self) -> None:
-        if not math.isfinite(self.promotion) or self.promotion <= 1.0:
-            raise ValueError(
-                f"the promotion factor α must be a finite number > 1; got {self.promotion!r}"
-            )
+        PROMOTION.check(self.promotion)
         if self.threshold != 0.0:
             raise ValueError("Balanced Winnow has no threshold (θ = 0)")
 
@@ -249,6 +461,17 @@ class BalancedWinnow(Winnow):
     def describe(self) -> str:
         return f"α = {self.promotion:g}"
 
+    def explain_score(self, score: float, number: Formatter) -> str:
+        return f"{self.score_formula} = {number(score)}"
+
+    def explain_update(
+        self, x: str, y: int, score: float, before: str, after: str, number: Formatter
+    ) -> str:
+        return (
+            f"{self.update_formula}, α = {number(self.promotion)}: "
+            f"w = w⁺ − w⁻ goes ({before}) → ({after})."
+        )
+
 
 @dataclass(frozen=True)
 class Adaline(Rule):
@@ -263,10 +486,36 @@ class Adaline(Rule):
     batch: bool = False
     name: ClassVar[str] = "adaline"
     title: ClassVar[str] = "Adaline"
+    tie: ClassVar[str] = "mistake"
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        ADALINE_RATE,
+        Parameter(
+            "mode",
+            "mode",
+            "mode",
+            default="online",
+            choices=("online", "batch"),
+            help="online: an LMS step per trial; batch: one gradient step per epoch",
+        ),
+    )
+    bound: ClassVar[str | None] = None
     mistake_driven: ClassVar[bool] = False
+    least_squares: ClassVar[bool] = True
+    update_formula: ClassVar[str] = "w ← w + η (y − s) x"
+
+    @classmethod
+    def build(cls, n_features: int, **parameters: Any) -> Rule:
+        mode = parameters.get("mode") or "online"
+        if mode not in ("online", "batch"):
+            raise ValueError(f"unknown mode {mode!r}; use 'online' or 'batch'")
+        rate = parameters.get("learning_rate")
+        return cls(
+            learning_rate=float(ADALINE_RATE.default if rate is None else rate),  # type: ignore[arg-type]
+            batch=mode == "batch",
+        )
 
     def __post_init__(self) -> None:
-        _check_positive("the learning rate η", self.learning_rate)
+        ADALINE_RATE.check(self.learning_rate)
 
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """w <- w + η (y − w·x) x."""
@@ -282,43 +531,43 @@ class Adaline(Rule):
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}, {'batch' if self.batch else 'online'}"
 
+    def explain_update(
+        self, x: str, y: int, score: float, before: str, after: str, number: Formatter
+    ) -> str:
+        if self.batch:
+            return f"End of epoch: w ← w + η Σ (y − w·x) x = ({after})."
+        return (
+            f"{self.update_formula} = ({before}) + {number(self.learning_rate)}·"
+            f"({number(y - score)})·({x}) = ({after})."
+        )
 
-DEFAULT_LEARNING_RATES = {"perceptron": 1.0, "adaline": 0.1}
-"""η when none is given: the perceptron's from the notes; Adaline's small enough to be
-stable on data in a few units (online LMS needs η < 2/R²)."""
-
-ALGORITHMS: dict[str, type[Rule]] = {
-    rule.name: rule for rule in (Perceptron, Winnow, BalancedWinnow, Adaline)
-}
+    def explain_no_update(self) -> str | None:
+        """Why a trial did not change w, when that is the rule's normal behaviour."""
+        if self.batch:
+            return "Batch Adaline: the gradient step comes at the end of the epoch."
+        return None
 
 
-def make_rule(
-    algorithm: str,
-    n_features: int,
-    *,
-    learning_rate: float | None = None,
-    promotion: float = 2.0,
-    threshold: float | None = None,
-    mode: str = "online",
-) -> Rule:
-    """Build the rule named `algorithm` with its parameters (the others are ignored)."""
+ALGORITHMS: dict[str, type[Rule]] = {}
+"""The rules by name, in the order the window and the command line list them."""
+
+
+def register(rule: type[Rule]) -> type[Rule]:
+    """Make `rule` available by its name everywhere (engine, command line, window)."""
+    if rule.tie not in TIES:
+        raise ValueError(f"{rule.__name__}.tie must be one of {', '.join(TIES)}")
+    ALGORITHMS[rule.name] = rule
+    return rule
+
+
+for _rule in (Perceptron, Winnow, BalancedWinnow, Adaline):
+    register(_rule)
+
+
+def make_rule(algorithm: str, n_features: int, **parameters: Any) -> Rule:
+    """Build the rule named `algorithm` with its parameters (others are ignored)."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
-    if mode not in ("online", "batch"):
-        raise ValueError(f"unknown mode {mode!r}; use 'online' or 'batch'")
-    if algorithm == "perceptron":
-        rate = DEFAULT_LEARNING_RATES[algorithm] if learning_rate is None else learning_rate
-        return Perceptron(learning_rate=float(rate))
-    if algorithm == "winnow":
-        theta = float(n_features) if threshold is None else float(threshold)
-        return Winnow(promotion=float(promotion), threshold=theta)
-    if algorithm == "balanced-winnow":
-        if threshold not in (None, 0, 0.0):
-            raise ValueError("Balanced Winnow has no threshold (θ = 0)")
-        return BalancedWinnow(promotion=float(promotion))
-    return Adaline(
-        learning_rate=float(
-            DEFAULT_LEARNING_RATES[algorithm] if learning_rate is None else learning_rate
-        ),
-        batch=mode == "batch",
-    )
+    if parameters.get("mode") not in (None, "online", "batch"):
+        raise ValueError(f"unknown mode {parameters['mode']!r}; use 'online' or 'batch'")
+    return ALGORITHMS[algorithm].build(n_features, **parameters)

@@ -39,14 +39,16 @@ from numpy.typing import ArrayLike, NDArray
 
 from simulator.engine.dataset import Dataset
 from simulator.engine.features import FeatureMap, InputLine
-from simulator.engine.rules import Rule, make_rule
+from simulator.engine.rules import TIES, Rule, make_rule
 from simulator.engine.theory import (
     AdalineReport,
     MarginReport,
     adaline_report,
     general_mistake_bound,
     margin_report_for,
+    monotone_disjunction,
     signed_margin,
+    winnow_disjunction_bound,
 )
 
 __all__ = ["ORDERS", "Settings", "Simulation", "Snapshot", "Trial"]
@@ -94,13 +96,18 @@ class Trial:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything that defines a run besides the data. `None` means the rule's default."""
+    """Everything that defines a run besides the data. `None` means the rule's default.
+
+    `tie` is what a score of exactly 0 means (see rules.TIES); None takes the rule's own:
+    "mistake" for the perceptron and Adaline, "positive" (+ iff w·x >= θ) for the Winnows.
+    """
 
     algorithm: str = "perceptron"
     learning_rate: float | None = None
     promotion: float = 2.0
     threshold: float | None = None
     mode: str = "online"
+    tie: str | None = None
     bias: bool = True
     preprocessing: str = "none"
     order: str = "cyclic"
@@ -218,6 +225,8 @@ class Simulation:
         promotion: α > 1 for the Winnows (default 2).
         threshold: θ for classic Winnow (default: the number of features).
         mode: Adaline's "online" (LMS per trial) or "batch" (one gradient step per epoch).
+        tie: what a score of exactly 0 means: "mistake", "positive" or "negative"
+            (None: the rule's default, `Rule.tie`).
         bias: prepend the constant feature 1 (default True).
         preprocessing: "none", "standardize" or "unit" (see `features`).
         order: "cyclic" or "random" (a fresh permutation per epoch from `seed`).
@@ -237,6 +246,7 @@ class Simulation:
         promotion: float = _DEFAULTS.promotion,
         threshold: float | None = _DEFAULTS.threshold,
         mode: str = _DEFAULTS.mode,
+        tie: str | None = _DEFAULTS.tie,
         bias: bool = _DEFAULTS.bias,
         preprocessing: str = _DEFAULTS.preprocessing,
         order: str = _DEFAULTS.order,
@@ -246,6 +256,8 @@ class Simulation:
     ) -> None:
         if not isinstance(dataset, Dataset):
             raise TypeError(f"dataset must be a Dataset, not {type(dataset).__name__}")
+        if tie is not None and tie not in TIES:
+            raise ValueError(f"unknown tie rule {tie!r}; choose one of {', '.join(TIES)}")
         if order not in ORDERS:
             raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
         if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
@@ -278,6 +290,7 @@ class Simulation:
             promotion=float(promotion),
             threshold=threshold,
             mode=mode,
+            tie=tie,
             bias=bool(bias),
             preprocessing=preprocessing,
             order=order,
@@ -359,6 +372,11 @@ class Simulation:
         return np.array(self._rule.weights(self._initial_state), dtype=np.float64)
 
     @property
+    def tie(self) -> str:
+        """What a score of exactly 0 means in this run (see rules.TIES)."""
+        return self.settings.tie or self._rule.tie
+
+    @property
     def threshold(self) -> float:
         return float(self._rule.threshold)
 
@@ -428,27 +446,56 @@ class Simulation:
             self._adaline_report = adaline_report(self._X, self._dataset.labels)
         return self._adaline_report
 
-    def mistake_bound(self) -> float:
-        """The perceptron's mistake bound for this data, from this run's w₀ and η.
+    def mistake_bound(self) -> float | None:
+        """The mistake bound that applies to this run (see `Rule.bound`), or None.
 
-        R²/γ*² from w₀ = 0; the general bound from w₀·u + kηγ <= sqrt(|w₀|² + kη²R²)
-        otherwise (η and w₀ as this run's when it is a perceptron, else η = 1, w₀ = 0).
+        "novikoff" (the perceptron): R²/γ*² from w₀ = 0, the general bound from
+        w₀·u + kηγ <= sqrt(|w₀|² + kη²R²) otherwise; inf when the data are not separable.
+        "winnow-disjunction": 2 + 3r(1 + log₂ n) when the data are boolean and labelled by a
+        monotone disjunction of r variables, and the run is the notes' Winnow (α = 2,
+        θ = n, w₀ = 1, + iff w·x >= θ); None otherwise. nan when there are no points.
         """
-        report = self.margin_report()
         if len(self._dataset) == 0:
             return math.nan  # no data: undefined, not unbounded
+        kind = self._rule.bound
+        if kind == "novikoff":
+            return self._novikoff_bound()
+        if kind == "winnow-disjunction":
+            return self._winnow_bound()
+        return None
+
+    @property
+    def bound_is_general(self) -> bool:
+        """Whether `mistake_bound` is Novikoff's general form (w₀ ≠ 0)."""
+        return self._rule.bound == "novikoff" and bool(np.any(self.initial_weights))
+
+    def _novikoff_bound(self) -> float:
+        report = self.margin_report()
         if not report.separable or report.separator is None:
             return math.inf
-        w0 = self.initial_weights
-        if self._rule.name != "perceptron" or not np.any(w0):
+        if not self.bound_is_general:
             return report.bound
         return general_mistake_bound(
-            w0,
+            self.initial_weights,
             np.asarray(report.separator),
             report.gamma,
             report.radius,
-            self._rule.learning_rate,  # type: ignore[attr-defined]
+            float(getattr(self._rule, "learning_rate", 1.0)),
         )
+
+    def _winnow_bound(self) -> float | None:
+        rule = self._rule
+        n = self._X.shape[1]
+        notes_setting = (
+            getattr(rule, "promotion", None) == 2.0
+            and rule.threshold == float(n)
+            and self.tie == "positive"
+            and np.all(self._initial_state == 1.0)
+        )
+        if not notes_setting:
+            return None
+        relevant = monotone_disjunction(self._X, self._dataset.labels)
+        return None if relevant is None else winnow_disjunction_bound(relevant, n)
 
     def current_margin(self) -> float:
         """minᵢ yᵢ (w·xᵢ − θ)/|w| for the current w; nan when w = 0 or there is no data."""
@@ -733,13 +780,13 @@ class Simulation:
 
     def _divergence_message(self, t: int) -> str:
         rule = self._rule
-        if rule.name == "adaline":
+        if not rule.mistake_driven:  # Adaline: η too large for these data
             report = self.adaline_report()
             limit = report.batch_rate_limit if rule.batch else report.online_rate_limit
             return (
-                f"Adaline diverged at trial {t}: the weights grew past 1e150. "
-                f"η = {rule.learning_rate:g} is too large; "  # type: ignore[attr-defined]
-                f"{'batch' if rule.batch else 'online'} Adaline is stable for η < {limit:.4g}"
+                f"{rule.title} diverged at trial {t}: the weights grew past 1e150. "
+                f"η = {getattr(rule, 'learning_rate', math.nan):g} is too large; "
+                f"η < {limit:.4g} suffices for {'batch' if rule.batch else 'online'} stability"
             )
         return (
             f"{rule.title} overflowed at trial {t}: a weight grew past 1e150, so it stopped "

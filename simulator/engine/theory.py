@@ -32,6 +32,7 @@ __all__ = [
     "margin_of",
     "margin_report_for",
     "min_norm_point",
+    "monotone_disjunction",
     "signed_margin",
     "winnow_disjunction_bound",
 ]
@@ -231,6 +232,26 @@ def general_mistake_bound(
     e = (learning_rate * radius) ** 2
     discriminant = e * e - 4.0 * a * b * e + 4.0 * b * b * c
     return (e - 2.0 * a * b + math.sqrt(max(discriminant, 0.0))) / (2.0 * b * b)
+
+
+def monotone_disjunction(X: FloatArray, y: NDArray[np.int8]) -> int | None:
+    """r, if boolean data are labelled by an OR of r of their variables, else None.
+
+    The variables that are 0 in every negative example form the largest monotone
+    disjunction the data allow; it is consistent iff every positive example has one of
+    them set. (A smaller consistent one may exist; finding the smallest is set cover, and
+    the bound holds for any consistent r, so the largest gives a valid bound.)
+    """
+    if X.shape[0] == 0 or not np.all((X == 0.0) | (X == 1.0)):
+        return None
+    negative = X[y < 0]
+    candidates = (
+        ~np.any(negative == 1.0, axis=0) if negative.shape[0] else np.ones(X.shape[1], bool)
+    )
+    positive = X[y > 0]
+    if positive.shape[0] and not np.all(np.any(positive[:, candidates] == 1.0, axis=1)):
+        return None
+    return int(np.count_nonzero(candidates))
 
 
 def winnow_disjunction_bound(relevant: int, n_features: int) -> float:

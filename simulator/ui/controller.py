@@ -10,7 +10,8 @@ Decisions a teacher will notice, written down here:
   learning goes on over the new data, starting a fresh pass. Loading data (New, Open, a
   preset) restarts the run. Every data change is one step on the undo stack.
 - Changing a learner setting (rule, η, α, θ, bias, ...) restarts the run with the new
-  setting; the points stay. A setting the engine refuses is reported and not applied.
+  setting; the points stay. A new rule starts from its own defaults (η, θ, tie rule).
+  A setting the engine refuses is reported and not applied.
 - Running is chunked on a QTimer: each tick runs the engine for at most `TICK_BUDGET`
   seconds, so the window always answers within a frame, and Pause is immediate.
   Below 60 trials/s one trial runs per tick; above, as many as the speed asks for.
@@ -184,6 +185,15 @@ class SimulationController(QObject):
 
     def update_settings(self, **changes: object) -> bool:
         return self.set_settings(replace(self._settings, **changes))  # type: ignore[arg-type]
+
+    def request_setting(self, name: str, value: object) -> bool:
+        """One setting changed in the window. A new rule starts from its own defaults
+        (η, θ, the tie rule); any other change keeps the rest."""
+        if name == "algorithm":
+            return self.update_settings(
+                algorithm=value, learning_rate=None, threshold=None, tie=None
+            )
+        return self.update_settings(**{name: value})
 
     # -- running ---------------------------------------------------------------------------------
 

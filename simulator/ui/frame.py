@@ -18,13 +18,13 @@ from simulator.engine import (
     Dataset,
     InputLine,
     MarginReport,
+    Rule,
     Settings,
     Simulation,
     Snapshot,
 )
 
 __all__ = [
-    "RULE_TITLES",
     "Frame",
     "build_frame",
     "explain_trial",
@@ -33,13 +33,6 @@ __all__ = [
     "status_text",
 ]
 
-RULE_TITLES = {
-    "perceptron": "Perceptron",
-    "winnow": "Winnow",
-    "balanced-winnow": "Balanced Winnow",
-    "adaline": "Adaline",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Frame:
@@ -47,13 +40,10 @@ class Frame:
 
     dataset: Dataset
     settings: Settings
-    rule_title: str
-    rule_parameters: str
-    learning_rate: float | None  # the rule's η (None for the Winnows)
-    promotion: float | None  # the rule's α (None for the perceptron and Adaline)
+    rule: Rule  # the run's rule (frozen): its title, parameters, formulas, bound
     snapshot: Snapshot
     report: MarginReport
-    mistake_bound: float
+    mistake_bound: float | None  # the bound that applies to this rule; None: none does
     bound_is_general: bool
     boundary: InputLine | None
     previous_boundary: InputLine | None
@@ -140,80 +130,53 @@ def build_frame(sim: Simulation) -> Frame:
     return Frame(
         dataset=sim.dataset,
         settings=settings,
-        rule_title=RULE_TITLES[settings.algorithm],
-        rule_parameters=sim.rule.describe(),
-        learning_rate=getattr(sim.rule, "learning_rate", None),
-        promotion=getattr(sim.rule, "promotion", None),
+        rule=sim.rule,
         snapshot=snapshot,
         report=report,
         mistake_bound=sim.mistake_bound(),
-        bound_is_general=settings.algorithm == "perceptron" and bool(np.any(sim.initial_weights)),
+        bound_is_general=sim.bound_is_general,
         boundary=boundary,
         previous_boundary=previous,
         separator=separator,
         margin_lines=margin_lines,
         radius_curve=radius_curve,
-        adaline=sim.adaline_report() if settings.algorithm == "adaline" else None,
+        adaline=sim.adaline_report() if sim.rule.least_squares else None,
         status=status_text(sim, snapshot, report),
         boundary_note=note,
     )
 
 
-def _signed(label: int) -> str:
-    return "+1" if label > 0 else "−1"
-
-
 def explain_trial(frame: Frame) -> str:
-    """The arithmetic of the latest trial in words, as the course notes write it (HTML)."""
+    """The arithmetic of the latest trial in words, as the course notes write it (HTML).
+
+    The rule writes its own score and update (`Rule.explain_score`, `Rule.explain_update`).
+    """
     trial = frame.snapshot.last_trial
     if trial is None:
         return "No trial yet. Step (Space) shows one point to the learner and its update."
-    algorithm = frame.settings.algorithm
-    eta, alpha = frame.learning_rate, frame.promotion
-    theta = frame.snapshot.threshold
+    rule = frame.rule
+
+    def number(value: float) -> str:
+        return format_number(value, 4)
+
     x, w0, w1 = (format_vector(v, 4) for v in (trial.x, trial.weights_before, trial.weights_after))
-    s = format_number(trial.score, 4)
     verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided (s = 0)"}[trial.prediction]
     outcome = "<b>mistake</b>" if trial.mistake else "correct"
     head = (
         f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index}, "
-        f"x = ({x}), y = {_signed(trial.y)}."
+        f"x = ({x}), y = {'+1' if trial.y > 0 else '−1'}."
     )
-    if algorithm == "winnow":
-        score = f"s = w·x − θ = {format_number(trial.score + theta, 4)} − {format_number(theta, 4)}"
-        score += f" = {s}"
-    elif algorithm == "balanced-winnow":
-        score = f"s = w⁺·x − w⁻·x = {s}"
-    else:
-        score = f"s = w·x = {s}"
-    lines = [head, f"{score}: {verdict}, {outcome}."]
-    if algorithm == "adaline" and frame.settings.mode == "batch":
-        if trial.updated:
-            lines.append(f"End of epoch: w ← w + η Σ (y − w·x) x = ({w1}).")
-        else:
-            lines.append("Batch Adaline: the gradient step comes at the end of the epoch.")
-    elif algorithm == "adaline":
-        lines.append(
-            f"w ← w + η (y − s) x = ({w0}) + {format_number(eta, 4)}·"
-            f"({format_number(trial.y - trial.score, 4)})·({x}) = ({w1})."
-        )
+    lines = [head, f"{rule.explain_score(trial.score, number)}: {verdict}, {outcome}."]
+    if trial.updated:
+        lines.append(rule.explain_update(x, trial.y, trial.score, w0, w1, number))
+    elif rule.explain_no_update() is not None:
+        lines.append(rule.explain_no_update() or "")
     elif not trial.mistake:
         lines.append("No update: w stays.")
-    elif not trial.updated:
+    else:
         lines.append(
             "No update: the weights would overflow, so they stay (diverged)."
             if frame.snapshot.diverged
             else "x = 0 here, so the update changes nothing."
-        )
-    elif algorithm == "perceptron":
-        lines.append(
-            f"w ← w + η y x = ({w0}) + {format_number(eta, 4)}·({_signed(trial.y)})·({x}) = ({w1})."
-        )
-    elif algorithm == "winnow":
-        lines.append(f"wᵢ ← wᵢ · α^(y xᵢ) with α = {format_number(alpha, 4)}: ({w0}) → ({w1}).")
-    else:
-        lines.append(
-            f"wᵢ⁺ ← wᵢ⁺ α^(y xᵢ), wᵢ⁻ ← wᵢ⁻ α^(−y xᵢ), α = {format_number(alpha, 4)}: "
-            f"w = w⁺ − w⁻ goes ({w0}) → ({w1})."
         )
     return "<br>".join(lines)

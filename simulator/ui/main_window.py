@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
         plot.point_moved.connect(c.move_point)
         plot.point_delete_requested.connect(lambda i: c.delete_points([i]))
         plot.point_flip_requested.connect(c.flip_label)
-        controls.settings_requested.connect(c.set_settings)
+        controls.setting_requested.connect(c.request_setting)
         controls.speed_changed.connect(c.set_speed)
         controls.new_point_label_changed.connect(self._set_new_point_label)
         controls.step_button.clicked.connect(c.step)

@@ -1,16 +1,17 @@
 """The side of the window: the learner's controls and the theory panel.
 
-`ControlPanel` turns widget changes into `Settings` (it emits `settings_requested`; the
-controller decides) and shows the settings it is given. `TheoryPanel` paints a `Frame`:
-γ*, the margin of w, R, the bound, k against the bound, trial, epoch, w and the status;
-`TrialExplanation` the arithmetic of the latest trial. Numbers are plain text a test can
-parse: at least 4 significant digits, ∞ where unbounded, — where undefined.
+`ControlPanel` turns each widget change into a request, `setting_requested(name, value)`
+(the controller decides what follows, e.g. a new rule starting from its own defaults),
+and shows the settings it is given; which parameters show is asked of the rule's class.
+`TheoryPanel` paints a `Frame`: γ*, the margin of w, R, the bound, k against the bound,
+trial, epoch, w and the status; `TrialExplanation` the arithmetic of the latest trial.
+Numbers are plain text a test can parse: at least 4 significant digits, ∞ where
+unbounded, — where undefined.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QFont
@@ -32,8 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simulator.engine import DEFAULT_LEARNING_RATES, Settings
-from simulator.ui.frame import RULE_TITLES, Frame, explain_trial, format_number, format_vector
+from simulator.engine import ALGORITHMS, Settings
+from simulator.ui.frame import Frame, explain_trial, format_number, format_vector
 from simulator.ui.layout import row
 
 __all__ = ["SPEEDS", "ControlPanel", "TheoryPanel", "TrialExplanation"]
@@ -52,7 +53,7 @@ _INITIAL = {
 class ControlPanel(QWidget):
     """Algorithm, parameters, run buttons and speed."""
 
-    settings_requested = Signal(object)  # Settings
+    setting_requested = Signal(str, object)  # Settings field, value
     speed_changed = Signal(float)  # trials per second (inf: as fast as possible)
     new_point_label_changed = Signal(int)
 
@@ -65,8 +66,8 @@ class ControlPanel(QWidget):
         learner = QGroupBox("Learner")
         form = QFormLayout(learner)
         self.algorithm = QComboBox(objectName="algorithmCombo")
-        for name, title in RULE_TITLES.items():
-            self.algorithm.addItem(title, name)
+        for name, rule in ALGORITHMS.items():
+            self.algorithm.addItem(rule.title, name)
         form.addRow("Rule", self.algorithm)
         self.rate = self._spin(
             "rateSpin", 0.0001, 100.0, 4, 0.1, "Learning rate η > 0 (Perceptron, Adaline)"
@@ -176,13 +177,25 @@ class ControlPanel(QWidget):
         self._on_speed(self.speed.value())
         self._on_class_toggled(False)
         self.sync(self._settings)
-        for combo in (self.algorithm, self.mode, self.preprocessing, self.order, self.initial):
-            combo.currentIndexChanged.connect(self._request)
-        for spin in (self.rate, self.promotion, self.threshold):
-            spin.valueChanged.connect(self._request)
-        self.seed.valueChanged.connect(self._request)
-        self.bias.toggled.connect(self._request)
-        self.initial_edit.editingFinished.connect(self._request)
+        requests = (
+            (self.algorithm.currentIndexChanged, "algorithm", self.algorithm.currentData),
+            (self.rate.valueChanged, "learning_rate", self.rate.value),
+            (self.promotion.valueChanged, "promotion", self.promotion.value),
+            (self.threshold.valueChanged, "threshold", lambda: self.threshold.value() or None),
+            (self.mode.currentIndexChanged, "mode", self.mode.currentData),
+            (self.bias.toggled, "bias", self.bias.isChecked),
+            (
+                self.preprocessing.currentIndexChanged,
+                "preprocessing",
+                self.preprocessing.currentData,
+            ),
+            (self.order.currentIndexChanged, "order", self.order.currentData),
+            (self.seed.valueChanged, "seed", self.seed.value),
+        )
+        for signal, name, value in requests:
+            signal.connect(lambda *_, n=name, v=value: self.setting_requested.emit(n, v()))
+        self.initial.currentIndexChanged.connect(self._request_initial)
+        self.initial_edit.editingFinished.connect(self._request_initial)
         self.speed.valueChanged.connect(self._on_speed)
         self.class_toggle.toggled.connect(self._on_class_toggled)
 
@@ -217,10 +230,13 @@ class ControlPanel(QWidget):
             self.initial_edit,
         )
         blockers = [QSignalBlocker(w) for w in widgets]
-        algorithm = settings.algorithm
-        self.algorithm.setCurrentIndex(self.algorithm.findData(algorithm))
-        rate = settings.learning_rate
-        self.rate.setValue(rate if rate is not None else DEFAULT_LEARNING_RATES.get(algorithm, 1.0))
+        rule = ALGORITHMS[settings.algorithm]
+        self.algorithm.setCurrentIndex(self.algorithm.findData(settings.algorithm))
+        rate = rule.parameter("learning_rate")
+        if rate is not None:
+            default = rate.default if isinstance(rate.default, float) else 1.0
+            value = settings.learning_rate
+            self.rate.setValue(value if value is not None else default)
         self.promotion.setValue(settings.promotion)
         self.threshold.setValue(settings.threshold or 0.0)
         self.mode.setCurrentIndex(self.mode.findData(settings.mode))
@@ -236,60 +252,32 @@ class ControlPanel(QWidget):
             self.initial_edit.setText(", ".join(f"{v:g}" for v in initial))
         self.initial.setCurrentIndex(self.initial.findData(key))
         del blockers
-        winnow = algorithm in ("winnow", "balanced-winnow")
-        for widget, shown in (
-            (self.rate, not winnow),
-            (self.rate_label, not winnow),
-            (self.promotion, winnow),
-            (self.promotion_label, winnow),
-            (self.threshold, algorithm == "winnow"),
-            (self.threshold_label, algorithm == "winnow"),
-            (self.mode, algorithm == "adaline"),
-            (self.mode_label, algorithm == "adaline"),
-            (self.initial_edit, key == "custom"),
+        for name, widgets in (
+            ("learning_rate", (self.rate, self.rate_label)),
+            ("promotion", (self.promotion, self.promotion_label)),
+            ("threshold", (self.threshold, self.threshold_label)),
+            ("mode", (self.mode, self.mode_label)),
         ):
-            widget.setVisible(shown)
+            for widget in widgets:
+                widget.setVisible(rule.parameter(name) is not None)
+        self.initial_edit.setVisible(key == "custom")
 
-    def requested_settings(self) -> Settings:
-        """The settings the widgets show now."""
-        algorithm = self.algorithm.currentData()
+    def _request_initial(self, *_: object) -> None:
+        """Ask for the chosen start w₀ (custom numbers once they are typed)."""
         key = self.initial.currentData()
-        initial: str | tuple[float, ...] | None
-        if key == "default":
-            initial = None
-        elif key == "custom":
-            text = self.initial_edit.text().replace(";", ",")
-            try:
-                initial = tuple(float(v) for v in text.split(",") if v.strip())
-            except ValueError:
-                initial = ()
-        else:
-            initial = key
-        changed_rule = algorithm != self._settings.algorithm
-        rate = self.rate.value()
-        if changed_rule and algorithm in DEFAULT_LEARNING_RATES:
-            rate = DEFAULT_LEARNING_RATES[algorithm]
-        threshold = self.threshold.value() or None
-        return replace(
-            self._settings,
-            algorithm=algorithm,
-            learning_rate=rate,
-            promotion=self.promotion.value(),
-            threshold=None if changed_rule or algorithm != "winnow" else threshold,
-            mode=self.mode.currentData(),
-            bias=self.bias.isChecked(),
-            preprocessing=self.preprocessing.currentData(),
-            order=self.order.currentData(),
-            seed=self.seed.value(),
-            initial_weights=initial,
-        )
-
-    def _request(self, *_: object) -> None:
-        if self.initial.currentData() == "custom" and not self.initial_edit.text().strip():
+        if key != "custom":
+            self.setting_requested.emit("initial_weights", None if key == "default" else key)
+            return
+        text = self.initial_edit.text().replace(";", ",")
+        if not text.strip():
             self.initial_edit.setVisible(True)
             self.initial_edit.setFocus()
             return  # wait for the numbers
-        self.settings_requested.emit(self.requested_settings())
+        try:
+            numbers = tuple(float(v) for v in text.split(",") if v.strip())
+        except ValueError:
+            numbers = ()  # the engine refuses it with a message naming the shape it needs
+        self.setting_requested.emit("initial_weights", numbers)
 
     # -- run state -----------------------------------------------------------------------------
 
@@ -398,25 +386,30 @@ class TheoryPanel(QWidget):
         self.gamma.setText(format_number(r.gamma))
         self.margin.setText(format_number(s.margin))
         self.radius.setText(format_number(r.radius))
-        if frame.settings.algorithm != "perceptron":
+        novikoff = frame.rule.bound == "novikoff"
+        if not novikoff:
             self.bound_label.setText("Perceptron's bound R²/γ*²")
         elif frame.bound_is_general:
             self.bound_label.setText("Bound from w₀")
         else:
             self.bound_label.setText("Bound R²/γ*²")
-        self.bound.setText(format_number(frame.mistake_bound))
+        self.bound.setText(format_number(frame.mistake_bound if novikoff else r.bound))
         self.mistakes.setText(str(s.mistakes))
         bound = frame.mistake_bound
-        if math.isfinite(bound) and bound > 0:
+        if bound is not None and math.isfinite(bound) and bound > 0:
             self.mistakes_bar.setEnabled(True)
             self.mistakes_bar.setValue(round(1000 * min(1.0, s.mistakes / bound)))
-            self.mistakes_bar.setFormat(f"{s.mistakes} of at most {format_number(bound, 4)}")
+            self.mistakes_bar.setFormat(f"{s.mistakes} of at most {format_number(bound)}")
         else:
             self.mistakes_bar.setEnabled(False)
             self.mistakes_bar.setValue(0)
-            self.mistakes_bar.setFormat(
-                "no bound: not separable" if len(frame.dataset) else "no data"
-            )
+            if not len(frame.dataset):
+                why = "no data"
+            elif bound is None:
+                why = f"no mistake bound applies to {frame.rule.title} here"
+            else:
+                why = "no bound: not separable"
+            self.mistakes_bar.setFormat(why)
         self.trial.setText(str(s.trials))
         self.epoch.setText(str(s.epoch))
         self.weights.setText(format_vector(s.weights))

@@ -436,10 +436,10 @@ class PlotView(pg.PlotWidget):
     @staticmethod
     def _overlay_html(frame: Frame) -> str:
         s, r = frame.snapshot, frame.report
-        bound = format_number(frame.mistake_bound, 4)
+        bound = format_number(frame.mistake_bound if frame.rule.bound == "novikoff" else r.bound, 4)
         gamma = format_number(r.gamma, 4)
         rows = [
-            f"<b>{frame.rule_title}</b> ({frame.rule_parameters})",
+            f"<b>{frame.rule.title}</b> ({frame.rule.describe()})",
             f"trial {s.trials} · epoch {s.epoch} · mistakes k = {s.mistakes}",
             f"γ* = {gamma} · R = {format_number(r.radius, 4)} · R²/γ*² = {bound}",
         ]

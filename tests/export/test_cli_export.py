@@ -198,10 +198,13 @@ def test_a_rerun_into_the_same_folder_removes_stale_frames(tmp_path):
             ["--dataset", "or", "--trials", 3, "--mp4", "x.mp4", "--size", "641x360"],
             "even width and height",
         ),
-        (["--dataset", "or", "--learning-rate", 0, "--trials", 3], "must be a positive"),
+        (
+            ["--dataset", "or", "--learning-rate", 0, "--trials", 3],
+            "η must be a finite number with η > 0",
+        ),
         (
             ["--dataset", "or", "--algorithm", "winnow", "--promotion", 1, "--trials", 3],
-            "α must be a finite number > 1",
+            "α must be a finite number with α > 1",
         ),
         (["--dataset", "or", "--fps", 0, "--trials", 3], "--fps: must be a positive"),
         (["--dataset", "or"], "one of the arguments --trials --until-converged is required"),
