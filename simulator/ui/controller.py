@@ -250,10 +250,18 @@ class SimulationController(QObject):
         self._publish()
 
     def seek(self, trial: int) -> None:
-        """Show the learner as it was after `trial` (rewind); stepping on replaces the future."""
+        """Show the learner as it was after `trial` (rewind); stepping on replaces the future.
+
+        Pauses a run. A trial that was not recorded is clamped to 0 … history length."""
         self.pause()
-        self._simulation.seek(trial)
-        self._publish()
+        trial = min(max(0, int(trial)), self._simulation.history_length)
+        if trial != self._simulation.trials:
+            self._simulation.seek(trial)
+            self._publish()
+
+    def step_back(self) -> None:
+        """Back one trial (pauses a run)."""
+        self.seek(self._simulation.trials - 1)
 
     def set_speed(self, trials_per_second: float) -> None:
         """Run speed, from 1 trial/s to math.inf (as fast as possible)."""

@@ -23,6 +23,7 @@ from simulator.engine import (
     Simulation,
     Snapshot,
 )
+from simulator.ui.trace import Trace, trace_of
 
 __all__ = [
     "Frame",
@@ -53,6 +54,7 @@ class Frame:
     adaline: AdalineReport | None
     status: str
     boundary_note: str | None
+    trace: Trace  # the road here: mistakes, the proof's A_k and B_k, losses (trace.py)
 
 
 def format_number(value: float | None, digits: int = 6) -> str:
@@ -143,6 +145,7 @@ def build_frame(sim: Simulation) -> Frame:
         adaline=sim.adaline_report() if sim.rule.least_squares else None,
         status=status_text(sim, snapshot, report),
         boundary_note=note,
+        trace=trace_of(sim),
     )
 
 

@@ -27,6 +27,7 @@ from simulator.ui.controller import SimulationController
 from simulator.ui.frame import Frame
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
 from simulator.ui.plot_view import PlotView
+from simulator.ui.time_views import TimeViews
 
 __all__ = ["SHORTCUTS", "MainWindow"]
 
@@ -40,6 +41,7 @@ SHORTCUTS = (
     ("Right click", "Add a −1 point; on a point: its menu"),
     ("Drag a point", "Move it"),
     ("Delete", "Delete the selected point"),
+    ("Backspace", "Step back one trial"),
     ("Ctrl+Z / Ctrl+Shift+Z", "Undo / Redo"),
     ("Ctrl+O / Ctrl+S", "Open / Save points (CSV)"),
     ("F11", "Full screen"),
@@ -74,6 +76,7 @@ class MainWindow(QMainWindow):
         self.plot = PlotView(self)
         self.controls = ControlPanel(self)
         self.theory = TheoryPanel(self)
+        self.time = TimeViews(self.controller, self)  # timeline, charts, ledger
 
         side = QWidget()
         side_layout = QVBoxLayout(side)
@@ -91,9 +94,10 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.plot, 1)
+        column.addWidget(self.time.timeline)
         column.addWidget(self.explanation)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(plot_column)
+        splitter.addWidget(self.time.around(plot_column))
         splitter.addWidget(scroll)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
@@ -169,7 +173,7 @@ class MainWindow(QMainWindow):
         edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
         self.delete_action = self._action(
-            "&Delete point", self.delete_selected, [QKeySequence.StandardKey.Delete, "Backspace"]
+            "&Delete point", self.delete_selected, QKeySequence.StandardKey.Delete
         )
         self.flip_action = self._action("&Flip label of point", self.flip_selected, "F")
         self.clear_action = self._action("&Clear all points", c.clear)
@@ -189,9 +193,11 @@ class MainWindow(QMainWindow):
         view.addActions(
             [self.separator_action, self.radius_action, self.fit_action, self.fullscreen_action]
         )
+        view.addMenu(self.time.menu)
 
         run = bar.addMenu("&Run")
         self.step_action = self._action("&Step", c.step, "Space")
+        self.step_back_action = self.time.step_back_action
         self.run_action = self._action("&Run / Pause", c.toggle_run, ["Return", "Enter"])
         self.next_mistake_action = self._action("&Next mistake", c.next_mistake, "N")
         self.epoch_action = self._action("&Epoch", c.run_epoch, "E")
@@ -199,6 +205,7 @@ class MainWindow(QMainWindow):
         run.addActions(
             [
                 self.step_action,
+                self.step_back_action,
                 self.run_action,
                 self.next_mistake_action,
                 self.epoch_action,

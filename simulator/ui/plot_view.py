@@ -573,7 +573,7 @@ class PlotView(pg.PlotWidget):
         return True
 
     def keyPressEvent(self, ev: QKeyEvent) -> None:
-        if ev.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self._selected is not None:
+        if ev.key() == Qt.Key.Key_Delete and self._selected is not None:
             self.point_delete_requested.emit(self._selected)
             ev.accept()
             return

@@ -1,0 +1,378 @@
+"""The trial ledger: every recorded trial as a row, for reading a run back and for handouts.
+
+A virtual table: the model knows only how many rows there are (the history's length, or
+its mistakes with "mistakes only"); a row's text is made when Qt asks for it, from records
+fetched a block at a time by one replay (`Trace.reader`) and cached, so 10⁶ rows cost no
+more to open than 40. Rows after the current trial (the recorded future, after a rewind)
+are grey; the current trial's row is bold. Clicking a row (or Enter on it) asks to seek
+there. Ctrl+C and the context menu copy the selected rows as tab-separated text or CSV,
+with the header, as shown (at most `COPY_LIMIT` rows: each is replayed).
+
+Columns: trial, epoch, point (x₁…xₙ, numbered from 1 as the notes do), x (the feature
+vector, bias first), y, s = w·x − θ, the verdict (mistake/correct; "tie" when s was
+exactly 0, decided by the tie rule), Δw and w after the trial. Numbers are plain text
+with 6 significant digits.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import OrderedDict
+
+import numpy as np
+from numpy.typing import NDArray
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QAction, QBrush, QColor, QContextMenuEvent, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from simulator.engine import Trial
+from simulator.ui.frame import Frame, format_number
+from simulator.ui.trace import Trace, TrialReader
+
+__all__ = ["COLUMNS", "COPY_LIMIT", "Ledger", "LedgerModel", "LedgerView", "row_texts"]
+
+COLUMNS = ("trial", "epoch", "point", "x", "y", "s", "verdict", "Δw", "w")
+COPY_LIMIT = 20_000
+_BLOCK = 64  # rows fetched by one replay
+_CACHED_BLOCKS = 64
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_FUTURE = QColor("#9A9A9A")
+
+_TIPS = (
+    "Trial number t (1-based)",
+    "Epoch: one pass over the data",
+    "The point shown, numbered from 1 as in the notes",
+    "Feature vector x (bias first when the bias is on)",
+    "Label y",
+    "Score s = w·x − θ, with w before the trial",
+    "The learner's verdict; 'tie' when s was exactly 0 (decided by the tie rule)",
+    "The change of w on this trial",
+    "w after the trial",
+)
+
+
+def _vector(values: tuple[float, ...]) -> str:
+    return "(" + ", ".join(format_number(v) for v in values) + ")"
+
+
+def row_texts(trial: Trial) -> tuple[str, ...]:
+    """The ledger's cells for one trial."""
+    if trial.score == 0.0:
+        verdict = "tie: mistake" if trial.mistake else "tie: correct"
+    else:
+        verdict = "mistake" if trial.mistake else "correct"
+    delta = _vector(trial.delta) if trial.updated else "0"
+    return (
+        str(trial.number),
+        str(trial.epoch),
+        "x" + str(trial.index + 1).translate(_SUBSCRIPTS),
+        _vector(trial.x),
+        "+1" if trial.y > 0 else "-1",
+        format_number(trial.score),
+        verdict,
+        delta,
+        _vector(trial.weights_after),
+    )
+
+
+class LedgerModel(QAbstractTableModel):
+    """Rows of trials (all recorded, or the mistakes only), fetched in cached blocks."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._key: tuple[int, int] | None = None
+        self._length = 0
+        self._trials = 0
+        self._mistakes: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
+        self._mistakes_only = False
+        self._reader: TrialReader | None = None
+        self._cache: OrderedDict[int, dict[int, tuple[str, ...]]] = OrderedDict()
+        self.fetches = 0  # replays made, for tests and benchmarks
+
+    # -- what is shown -------------------------------------------------------------------------
+
+    @property
+    def mistakes_only(self) -> bool:
+        return self._mistakes_only
+
+    def set_mistakes_only(self, on: bool) -> None:
+        if on != self._mistakes_only:
+            self.beginResetModel()
+            self._mistakes_only = on
+            self._cache.clear()
+            self.endResetModel()
+
+    def show_trace(self, trace: Trace) -> None:
+        """Follow the run: rows added as it grows; a new run or a replaced past resets."""
+        length = trace.length
+        mistakes = trace.mistake_trials
+        rows_before = self.rowCount()
+        reset = trace.key != self._key or length < self._length
+        self._reader = trace.reader
+        previous = self._trials
+        self._trials = trace.trials
+        if reset:
+            self.beginResetModel()
+            self._key, self._length, self._mistakes = trace.key, length, mistakes
+            self._cache.clear()
+            self.endResetModel()
+            return
+        rows_after = len(mistakes) if self._mistakes_only else length
+        if rows_after > rows_before:
+            self.beginInsertRows(QModelIndex(), rows_before, rows_after - 1)
+            self._length, self._mistakes = length, mistakes
+            self.endInsertRows()
+        else:
+            self._length, self._mistakes = length, mistakes
+        if previous != trace.trials and self.rowCount():
+            # The bold current row and the grey future moved: repaint the rows between.
+            low, high = sorted((self.row_of(previous), self.row_of(trace.trials)))
+            self.dataChanged.emit(
+                self.index(max(0, low - 1), 0),
+                self.index(min(self.rowCount() - 1, high + 1), len(COLUMNS) - 1),
+                [Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole],
+            )
+
+    def trial_of(self, row: int) -> int:
+        """The trial number shown in `row`."""
+        return int(self._mistakes[row]) if self._mistakes_only else row + 1
+
+    def row_of(self, trial: int) -> int:
+        """The row of `trial`, or (mistakes only) of the last mistake at or before it; -1 if
+        there is none (trial 0)."""
+        if self._mistakes_only:
+            return int(np.searchsorted(self._mistakes, trial, side="right")) - 1
+        return trial - 1
+
+    # -- Qt's model interface ------------------------------------------------------------------
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid():
+            return 0
+        return len(self._mistakes) if self._mistakes_only else self._length
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return COLUMNS[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return _TIPS[section]
+        return None
+
+    def data(
+        self,
+        index: QModelIndex | QPersistentModelIndex,
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> object:
+        if not index.isValid():
+            return None
+        row, column = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            texts = self.texts(row)
+            return texts[column] if texts is not None else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column != 6:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        trial = self.trial_of(row) if 0 <= row < self.rowCount() else 0
+        if role == Qt.ItemDataRole.ForegroundRole and trial > self._trials:
+            return QBrush(_FUTURE)
+        if role == Qt.ItemDataRole.FontRole and trial == self._trials:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and trial > self._trials:
+            return "Recorded future: stepping on from the current trial replaces it"
+        return None
+
+    # -- records -------------------------------------------------------------------------------
+
+    def texts(self, row: int) -> tuple[str, ...] | None:
+        """The cells of `row`, fetching its block if needed (None if it cannot be read)."""
+        if not 0 <= row < self.rowCount():
+            return None
+        block = row // _BLOCK
+        cached = self._cache.get(block)
+        if cached is None:
+            cached = self._fetch(block)
+            self._cache[block] = cached
+            while len(self._cache) > _CACHED_BLOCKS:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(block)
+        return cached.get(row)
+
+    def _fetch(self, block: int) -> dict[int, tuple[str, ...]]:
+        reader = self._reader
+        if reader is None:
+            return {}
+        first_row = block * _BLOCK
+        last_row = min(self.rowCount(), first_row + _BLOCK) - 1
+        trials = [self.trial_of(r) for r in range(first_row, last_row + 1)]
+        self.fetches += 1
+        records: dict[int, Trial] = {}
+        # One replay over the block's span; far-apart mistakes are read one run at a time.
+        start = 0
+        while start < len(trials):
+            end = start
+            while end + 1 < len(trials) and trials[end + 1] - trials[start] < 4 * _BLOCK:
+                end += 1
+            for record in reader.records(trials[start], trials[end]):
+                records[record.number] = record
+            start = end + 1
+        return {
+            row: row_texts(records[t])
+            for row, t in zip(range(first_row, last_row + 1), trials, strict=True)
+            if t in records
+        }
+
+    def table_text(self, rows: list[int], separator: str) -> str:
+        """The header and `rows` as text, cells split by `separator` ("\\t", or "," for CSV)."""
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter=separator, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for row in rows:
+            texts = self.texts(row)
+            if texts is not None:
+                writer.writerow(texts)
+        return out.getvalue()
+
+
+class LedgerView(QTableView):
+    """The table; clicking a row asks to seek to its trial."""
+
+    seek_requested = Signal(int)
+    message = Signal(str)
+
+    def __init__(self, model: LedgerModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ledgerView")
+        self.setModel(model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().setVisible(False)
+        rows = self.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        digits = self.fontMetrics().horizontalAdvance("0")
+        for column, chars in enumerate((8, 6, 6, 24, 4, 11, 12, 24, 24)):
+            self.setColumnWidth(column, digits * chars + 12)
+        self.clicked.connect(self._on_activated)
+        self.activated.connect(self._on_activated)
+        self.copy_action = QAction("Copy rows (tab-separated)", self)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.copy_action.triggered.connect(lambda: self.copy_rows("\t"))
+        self.addAction(self.copy_action)
+        self.copy_csv_action = QAction("Copy rows as CSV", self)
+        self.copy_csv_action.triggered.connect(lambda: self.copy_rows(","))
+
+    def ledger_model(self) -> LedgerModel:
+        model = self.model()
+        assert isinstance(model, LedgerModel)
+        return model
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.seek_requested.emit(self.ledger_model().trial_of(index.row()))
+
+    def selected_rows(self) -> list[int]:
+        return sorted({index.row() for index in self.selectionModel().selectedRows()})
+
+    def copy_rows(self, separator: str = "\t") -> str:
+        """Put the selected rows (with the header) on the clipboard; return the text."""
+        rows = self.selected_rows()
+        if not rows:
+            self.message.emit("Select rows of the ledger to copy them.")
+            return ""
+        if len(rows) > COPY_LIMIT:
+            self.message.emit(f"Copied the first {COPY_LIMIT:,} of {len(rows):,} selected rows.")
+            rows = rows[:COPY_LIMIT]
+        text = self.ledger_model().table_text(rows, separator)
+        QApplication.clipboard().setText(text)
+        return text
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = QMenu(self)
+        menu.addAction(self.copy_action)
+        menu.addAction(self.copy_csv_action)
+        menu.exec(event.globalPos())
+
+    def follow(self, trial: int) -> None:
+        """Keep the row of `trial` in sight."""
+        row = self.ledger_model().row_of(trial)
+        if row >= 0:
+            self.scrollTo(self.model().index(row, 0), QAbstractItemView.ScrollHint.EnsureVisible)
+
+
+class Ledger(QWidget):
+    """The ledger with its "mistakes only" filter."""
+
+    seek_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        self.mistakes_only = QCheckBox("Mistakes only", objectName="mistakesOnlyCheck")
+        self.mistakes_only.setToolTip("Show only the trials that were mistakes")
+        self.summary = QLabel(objectName="ledgerSummary")
+        bar.addWidget(self.mistakes_only)
+        bar.addStretch(1)
+        bar.addWidget(self.summary)
+        layout.addLayout(bar)
+        self.model = LedgerModel(self)
+        self.view = LedgerView(self.model, self)
+        layout.addWidget(self.view, 1)
+        self.view.seek_requested.connect(self._on_seek)
+        self.mistakes_only.toggled.connect(self._on_filter)
+        self._asked: int | None = None
+        self._trials = 0
+
+    def _on_seek(self, trial: int) -> None:
+        self._asked = trial
+        self.seek_requested.emit(trial)
+
+    def _on_filter(self, on: bool) -> None:
+        self.model.set_mistakes_only(on)
+        self.view.follow(self._trials)
+
+    def show_frame(self, frame: Frame) -> None:
+        trace = frame.trace
+        moved = trace.trials != self._trials
+        self._trials = trace.trials
+        self.model.show_trace(trace)
+        if moved and self._asked != trace.trials and self.isVisible():
+            self.view.follow(trace.trials)  # the run moved on its own: keep it in sight
+        self._asked = None
+        self.summary.setText(
+            f"{trace.length:,} trials recorded, {len(trace.mistake_trials):,} mistakes"
+        )

@@ -1,0 +1,102 @@
+"""The window's views of time: the timeline under the plot, and the charts and the ledger in
+tabs below it (View menu: each can be hidden), with the actions that go with them.
+
+They paint the controller's frames and emit intent (seek, step back); the controller
+seeks, which pauses a run. Backspace steps back one trial (Delete deletes a point).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QTabWidget, QWidget
+
+from simulator.ui.charts import Chart, ChartBox, LossChart, MistakesChart, ProofChart
+from simulator.ui.controller import SimulationController
+from simulator.ui.frame import Frame
+from simulator.ui.ledger import Ledger
+from simulator.ui.timeline import Timeline
+
+__all__ = ["TimeViews"]
+
+
+class TimeViews(QObject):
+    """Timeline, charts and ledger of one window, wired to its controller."""
+
+    def __init__(self, controller: SimulationController, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.controller = controller
+        self.timeline = Timeline(window)
+        self.proof_chart = ProofChart()
+        self.mistakes_chart = MistakesChart()
+        self.loss_chart = LossChart()
+        self.charts: tuple[Chart, ...] = (self.proof_chart, self.mistakes_chart, self.loss_chart)
+        self.ledger = Ledger()
+        self.tabs = QTabWidget(objectName="timeTabs")
+        self.tabs.setDocumentMode(True)
+        pages: list[tuple[QWidget, str, str]] = [
+            (ChartBox(self.proof_chart), "Proof", "proofChartAction"),
+            (ChartBox(self.mistakes_chart), "Mistakes", "mistakesChartAction"),
+            (ChartBox(self.loss_chart), "Loss / weights", "lossChartAction"),
+            (self.ledger, "Ledger", "ledgerAction"),
+        ]
+        self.menu = QMenu("&Charts and ledger", window)
+        self.page_actions: list[QAction] = []
+        for index, (page, title, name) in enumerate(pages):
+            self.tabs.addTab(page, title)
+            action = QAction(
+                {
+                    "Proof": "&Proof chart (A_k, B_k and k)",
+                    "Mistakes": "&Mistakes chart (k against the trial)",
+                    "Loss / weights": "&Loss or weights chart",
+                    "Ledger": "Trial &ledger",
+                }[title],
+                self,
+                checkable=True,
+                checked=True,
+            )
+            action.setObjectName(name)
+            action.toggled.connect(lambda on, i=index: self.set_page_visible(i, on))
+            self.menu.addAction(action)
+            self.page_actions.append(action)
+
+        self.step_back_action = QAction("Step &back", self)
+        self.step_back_action.setObjectName("stepBackAction")
+        self.step_back_action.setShortcut(QKeySequence("Backspace"))
+        self.step_back_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.step_back_action.triggered.connect(controller.step_back)
+        window.addAction(self.step_back_action)
+
+        self.timeline.seek_requested.connect(controller.seek)
+        self.timeline.step_back_requested.connect(controller.step_back)
+        self.ledger.seek_requested.connect(controller.seek)
+        for chart in self.charts:
+            chart.message.connect(controller.message)
+        self.ledger.view.message.connect(controller.message)
+        controller.frame_changed.connect(self.show_frame)
+        self.show_frame(controller.frame)
+
+    def around(self, plot_column: QWidget) -> QSplitter:
+        """The plot column above the tabs, in a splitter the user can drag."""
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.setObjectName("timeSplitter")
+        splitter.addWidget(plot_column)
+        splitter.addWidget(self.tabs)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setCollapsible(0, False)
+        splitter.setSizes([560, 220])
+        return splitter
+
+    def set_page_visible(self, index: int, on: bool) -> None:
+        """Show or hide one tab; the tab area hides when no tab is left."""
+        self.tabs.setTabVisible(index, on)
+        if on:
+            self.tabs.setCurrentIndex(index)
+        self.tabs.setVisible(any(a.isChecked() for a in self.page_actions))
+
+    def show_frame(self, frame: Frame) -> None:
+        self.timeline.show_frame(frame)
+        self.ledger.show_frame(frame)
+        for chart in self.charts:
+            chart.show_frame(frame)

@@ -1,0 +1,217 @@
+"""The timeline under the plot: a slider over the recorded trials with the mistakes marked.
+
+It paints frames and emits intent: moving the slider asks to seek (`seek_requested`), the
+back button asks to step back one trial (`step_back_requested`); the controller seeks and
+pauses. While the slider is dragged, seeks are throttled: at most one per `SEEK_INTERVAL_MS`,
+and the position the slider is left at always wins. PageUp/PageDown move one epoch.
+
+The ticks are binned per pixel column (a binary search per column, not a loop over the
+mistakes), so a history of 10⁶ trials costs no more to paint than one of 100. Mistakes up to
+the current trial are black; those of the recorded future (after a rewind) grey.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+from PySide6.QtCore import QElapsedTimer, QObject, QRectF, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtGui import QImage, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QStyle,
+    QStyleOptionSlider,
+    QWidget,
+)
+
+from simulator.ui.frame import Frame
+
+__all__ = ["SEEK_INTERVAL_MS", "SeekThrottle", "Timeline", "TimelineSlider", "tick_counts"]
+
+SEEK_INTERVAL_MS = 30
+_PAST = 0xFF000000  # ARGB: black
+_FUTURE = 0xFFA8A8A8  # grey
+
+
+def tick_counts(
+    mistakes: NDArray[np.int64], first: int, last: int, columns: int
+) -> NDArray[np.int64]:
+    """How many mistakes fall in each of `columns` pixel columns spanning trials first…last.
+
+    Column p holds the trials whose slider position rounds to p.
+    """
+    if columns <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if last <= first:
+        counts = np.zeros(columns, dtype=np.int64)
+        counts[0] = int(np.count_nonzero(mistakes == first))
+        return counts
+    per_column = (last - first) / max(1, columns - 1)
+    edges = first + (np.arange(columns + 1) - 0.5) * per_column
+    positions = np.searchsorted(mistakes, edges, side="left")
+    return np.diff(positions).astype(np.int64)
+
+
+class SeekThrottle(QObject):
+    """Coalesces a burst of requests: at most one per interval; the last value always wins."""
+
+    fired = Signal(int)
+
+    def __init__(self, interval_ms: int = SEEK_INTERVAL_MS, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.interval_ms = interval_ms
+        self._pending: int | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._fire)
+        self._since = QElapsedTimer()
+
+    @property
+    def pending(self) -> int | None:
+        return self._pending
+
+    def request(self, value: int) -> None:
+        self._pending = value
+        if not self._timer.isActive():
+            waited = self._since.elapsed() if self._since.isValid() else self.interval_ms
+            self._timer.start(max(0, self.interval_ms - int(waited)))
+
+    def flush(self) -> None:
+        """Fire the pending request now (e.g. when the slider is released)."""
+        self._timer.stop()
+        self._fire()
+
+    def _fire(self) -> None:
+        value, self._pending = self._pending, None
+        if value is not None:
+            self._since.start()
+            self.fired.emit(value)
+
+
+class TimelineSlider(QSlider):
+    """A horizontal slider over trials 0…L that paints the recorded mistakes on its groove."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.setObjectName("timelineSlider")
+        self.setRange(0, 0)
+        self.setSingleStep(1)
+        self.setMinimumHeight(30)
+        self.setToolTip(
+            "The trials so far: drag to go back to any of them (← → one trial, "
+            "PageUp/PageDown one epoch). Ticks mark the mistakes."
+        )
+        self._mistakes = np.zeros(0, dtype=np.int64)
+        self._image: QImage | None = None
+        self._image_key: tuple[int, ...] | None = None
+
+    def set_mistakes(self, mistakes: NDArray[np.int64]) -> None:
+        if mistakes is not self._mistakes:
+            self._mistakes = mistakes
+            self.update()
+
+    def groove_span(self) -> tuple[float, int]:
+        """(x of value `minimum`, pixels from minimum to maximum): where values are drawn."""
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        style = self.style()
+        groove = style.subControlRect(
+            QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, self
+        )
+        handle = style.subControlRect(
+            QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, self
+        )
+        return groove.x() + handle.width() / 2, max(1, groove.width() - handle.width())
+
+    def x_of(self, trial: int) -> float:
+        """The x of `trial` on the groove (widget coordinates)."""
+        left, span = self.groove_span()
+        low, high = self.minimum(), self.maximum()
+        return left + (0.0 if high <= low else (trial - low) / (high - low) * span)
+
+    def tick_columns(self) -> NDArray[np.int64]:
+        """Mistakes per pixel column of the groove, as painted."""
+        _, span = self.groove_span()
+        return tick_counts(self._mistakes, self.minimum(), self.maximum(), span + 1)
+
+    def _ticks(self, span: int) -> QImage:
+        key = (id(self._mistakes), len(self._mistakes), self.maximum(), self.value(), span)
+        if self._image is None or key != self._image_key:
+            counts = self.tick_columns()
+            current = int(np.searchsorted(self._mistakes, self.value(), side="right"))
+            past = tick_counts(self._mistakes[:current], self.minimum(), self.maximum(), span + 1)
+            row = np.where(past > 0, _PAST, np.where(counts > 0, _FUTURE, 0)).astype(np.uint32)
+            self._row = np.ascontiguousarray(row)  # the image reads this memory
+            self._image = QImage(
+                self._row.data, span + 1, 1, (span + 1) * 4, QImage.Format.Format_ARGB32
+            )
+            self._image_key = key
+        return self._image
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        style = self.style()
+        control = QStyle.ComplexControl.CC_Slider
+        option.subControls = QStyle.SubControl.SC_SliderGroove
+        style.drawComplexControl(control, option, painter, self)
+        left, span = self.groove_span()
+        if len(self._mistakes):
+            height = self.height() * 0.7
+            target = QRectF(left - 0.5, (self.height() - height) / 2, span + 1, height)
+            painter.drawImage(target, self._ticks(span))
+        option.subControls = QStyle.SubControl.SC_SliderHandle
+        style.drawComplexControl(control, option, painter, self)
+        painter.end()
+
+
+class Timeline(QWidget):
+    """Step back, the timeline slider, and where the run stands (trial t of L)."""
+
+    seek_requested = Signal(int)
+    step_back_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("timeline")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 2)
+        self.back_button = QPushButton("◀ Back", objectName="stepBackButton")
+        self.back_button.setToolTip("Back one trial (Backspace); stepping on replaces the future")
+        self.back_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.slider = TimelineSlider(self)
+        self.position = QLabel(objectName="timelineValue")
+        self.position.setMinimumWidth(
+            self.fontMetrics().horizontalAdvance("trial 0000000 of 0000000")
+        )
+        self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        layout.addWidget(self.back_button)
+        layout.addWidget(self.slider, 1)
+        layout.addWidget(self.position)
+        self.throttle = SeekThrottle(parent=self)
+        self.throttle.fired.connect(self.seek_requested)
+        self.back_button.clicked.connect(self.step_back_requested)
+        self.slider.valueChanged.connect(self.throttle.request)
+        self.slider.sliderReleased.connect(self.throttle.flush)
+        self._trials = 0
+
+    def show_frame(self, frame: Frame) -> None:
+        trace = frame.trace
+        slider = self.slider
+        with QSignalBlocker(slider):
+            slider.setMaximum(trace.length)
+            slider.setPageStep(max(1, len(frame.dataset)))
+            if not slider.isSliderDown() and self.throttle.pending is None:
+                slider.setValue(trace.trials)
+        slider.set_mistakes(trace.mistake_trials)
+        self._trials = trace.trials
+        self.back_button.setEnabled(trace.trials > 0)
+        ahead = f" of {trace.length}" if trace.length != trace.trials else ""
+        self.position.setText(f"trial {trace.trials}{ahead}")
+        self.position.setToolTip(
+            f"{trace.mistakes} mistakes by trial {trace.trials}; "
+            f"{len(trace.mistake_trials)} in the {trace.length} trials recorded"
+        )
