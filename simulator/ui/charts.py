@@ -38,7 +38,8 @@ import pyqtgraph as pg
 from numpy.typing import NDArray
 from pyqtgraph import exporters
 from PySide6.QtCore import QSaveFile, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QContextMenuEvent, QShowEvent
+from PySide6.QtGui import QAction, QColor, QContextMenuEvent, QPainter, QShowEvent
+from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -121,6 +122,11 @@ class GrowingCurve:
         self.appended = 0  # vertices handed to setData by the last update (for tests)
 
     @property
+    def last_point(self) -> int:
+        """The last source point drawn (-1: none); the ones after it belong to a tip."""
+        return self.drawn - self.stride if self.drawn else -1
+
+    @property
     def vertices(self) -> int:
         return sum(len(c.x) for c in self.chunks)
 
@@ -151,7 +157,7 @@ class GrowingCurve:
         if stride != self.stride:
             self.clear()
             self.stride = stride
-        if count < self.drawn:
+        if count <= self.last_point:
             self._cut(count, points)
         if count > self.drawn:
             start = self.drawn
@@ -353,7 +359,7 @@ class Chart(pg.PlotWidget):
         path = Path(path)
         try:
             if path.suffix.lower() == ".svg":
-                exporters.SVGExporter(self.getPlotItem()).export(str(path))
+                self._save_svg(path)
             else:
                 exporter = exporters.ImageExporter(self.getPlotItem())
                 exporter.parameters()["width"] = max(800, 2 * int(self.width()))
@@ -364,6 +370,22 @@ class Chart(pg.PlotWidget):
         ok = path.is_file()
         self.message.emit(f"Saved {path}." if ok else f"Could not save {path}.")
         return ok
+
+    def _save_svg(self, path: Path) -> None:
+        """The chart as drawn, as vectors (Qt's SVG generator: pyqtgraph's SVG exporter
+        fails on the coordinates Qt 6 writes)."""
+        generator = QSvgGenerator()
+        generator.setFileName(str(path))
+        generator.setSize(self.size())
+        generator.setViewBox(self.rect())
+        generator.setTitle(self.heading)
+        painter = QPainter()
+        if not painter.begin(generator):
+            raise OSError("cannot write there")
+        try:
+            self.render(painter)
+        finally:
+            painter.end()
 
     def csv_text(self) -> str:
         header, rows = self.table()
@@ -420,10 +442,10 @@ def in_view(bound: float | None, shown: float) -> bool:
 
 
 def _tip(
-    drawn: int, count: int, points: Points, lead: tuple[float, float], end: tuple[float, float]
+    after: int, count: int, points: Points, lead: tuple[float, float], end: tuple[float, float]
 ) -> tuple[FloatArray, FloatArray]:
-    """The vertices from the last drawn point through the ones not drawn yet to `end`."""
-    x, y = points(drawn, count, 1) if drawn < count else (np.zeros(0), np.zeros(0))
+    """From `lead` (the last point drawn) through source points after…count−1 to `end`."""
+    x, y = points(after, count, 1) if after < count else (np.zeros(0), np.zeros(0))
     return (
         np.concatenate([[lead[0]], x, [end[0]]]),
         np.concatenate([[lead[1]], y, [end[1]]]),
@@ -463,9 +485,9 @@ class MistakesChart(Chart):
             return _step_vertices(times, ks[1:], ks[:-1], start, stop, stride)
 
         self.curve.update(m, points)
-        drawn = self.curve.drawn
-        lead = (float(times[drawn - 1]) if drawn else 0.0, float(drawn))
-        self.tip.setData(*_tip(drawn, m, points, lead, (float(trace.trials), float(m))))
+        last = self.curve.last_point
+        lead = (float(times[last]), float(last + 1)) if last >= 0 else (0.0, 0.0)
+        self.tip.setData(*_tip(last + 1, m, points, lead, (float(trace.trials), float(m))))
         bound = frame.mistake_bound
         finite = bound is not None and math.isfinite(bound)
         self.bound_line.setVisible(finite)
@@ -776,12 +798,10 @@ class LossChart(Chart):
                 return _step_vertices(times, v, u, a, b, s)
 
             curve.update(m, points)
-            drawn = curve.drawn
-            lead = (
-                (float(times[drawn - 1]), float(after[drawn - 1])) if drawn else (0.0, first_value)
-            )
+            last = curve.last_point
+            lead = (float(times[last]), float(after[last])) if last >= 0 else (0.0, first_value)
             end = (float(trace.trials), float(after[-1]) if m else first_value)
-            tip.setData(*_tip(drawn, m, points, lead, end))
+            tip.setData(*_tip(last + 1, m, points, lead, end))
             values = np.append(after[np.isfinite(after)], first_value)
             low, high = min(low, float(values.min())), max(high, float(values.max()))
         if not math.isfinite(low):

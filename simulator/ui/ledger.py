@@ -30,7 +30,15 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAction, QBrush, QColor, QContextMenuEvent, QFont, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -138,6 +146,7 @@ class LedgerModel(QAbstractTableModel):
             return
         rows_after = len(mistakes) if self._mistakes_only else length
         if rows_after > rows_before:
+            self._cache.pop(rows_before // _BLOCK, None)  # it was fetched short of its end
             self.beginInsertRows(QModelIndex(), rows_before, rows_after - 1)
             self._length, self._mistakes = length, mistakes
             self.endInsertRows()
@@ -364,6 +373,10 @@ class Ledger(QWidget):
     def _on_filter(self, on: bool) -> None:
         self.model.set_mistakes_only(on)
         self.view.follow(self._trials)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.view.follow(self._trials)  # the run may have moved while the tab was hidden
 
     def show_frame(self, frame: Frame) -> None:
         trace = frame.trace

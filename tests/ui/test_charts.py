@@ -1,0 +1,455 @@
+"""The charts: the proof's A_k and B_k against numpy, Novikoff's inequalities as properties,
+the bound line, Adaline's loss, the weights, drawing only what is new, and exporting."""
+
+import csv
+import io
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PySide6.QtWidgets import QApplication
+
+from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
+from simulator.engine.presets import noisy
+from simulator.ui import MainWindow, charts
+from simulator.ui.charts import GrowingCurve
+from simulator.ui.frame import build_frame
+
+
+def make_window(qtbot, dataset, settings=None, tab=0):
+    win = MainWindow(dataset, settings or Settings())
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    win.time.tabs.setCurrentIndex(tab)
+    return win
+
+
+def independent_run(dataset, settings, trials):
+    """A fresh simulation stepped `trials` times; the trials it returned."""
+    sim = Simulation.from_settings(dataset, settings)
+    return sim, [sim.step() for _ in range(trials)]
+
+
+def proof_by_numpy(dataset, settings, trials, learning_rate=1.0):
+    """A_k and B_k (k = 0…m) from an independent run's own records, in the general form."""
+    sim, records = independent_run(dataset, settings, trials)
+    report = margin_report(dataset, bias=settings.bias)
+    u, gamma, radius = np.array(report.separator), report.gamma, report.radius
+    w0 = sim.initial_weights
+    after = np.array([t.weights_after for t in records if t.mistake]).reshape(-1, len(w0))
+    w = np.vstack([w0, after])
+    along = (w - w0) @ u / (learning_rate * gamma)
+    norm = (np.sum(w * w, axis=1) - w0 @ w0) / (learning_rate * radius) ** 2
+    return along, norm
+
+
+@pytest.fixture
+def converged(qtbot):
+    win = make_window(qtbot, load_preset("separable"))
+    win.controller.run()
+    qtbot.waitUntil(lambda: not win.controller.running, timeout=5000)
+    assert win.controller.simulation.converged
+    yield win
+    win.controller.undo_stack.setClean()
+
+
+def test_the_proof_curves_equal_an_independent_computation(converged):
+    c = converged.controller
+    chart = converged.findChild(charts.ProofChart, "proofChart")
+    assert chart is converged.time.proof_chart
+    along, norm = proof_by_numpy(c.dataset, c.settings, c.simulation.trials)
+    m = c.simulation.mistakes
+    assert len(along) == m + 1 and m >= 5
+    k, drawn_a = chart.along.data()
+    _, drawn_b = chart.norm.data()
+    np.testing.assert_allclose(k, np.arange(m + 1))
+    np.testing.assert_allclose(drawn_a, along, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(drawn_b, norm, rtol=1e-12, atol=1e-12)
+    assert chart.along.chunks[0].item.name() == "w·u*/ηγ*"
+    assert chart.norm.chunks[0].item.name() == "‖w‖²/η²R²"
+    assert chart.curve_names() == ("w·u*/ηγ*", "‖w‖²/η²R²", "k", "√k·R/γ*")
+    # The squeeze the class is meant to see, and where it ends.
+    assert np.all(drawn_a >= k - 1e-9) and np.all(drawn_b <= k + 1e-9)
+    bound = margin_report(c.dataset).bound
+    assert chart.bound_line.isVisible() and chart.bound_line.value() == pytest.approx(bound)
+    x, ceiling = chart.ceiling.getData()
+    np.testing.assert_allclose(
+        ceiling, np.sqrt(x) * margin_report(c.dataset).radius / margin_report(c.dataset).gamma
+    )
+    assert x[-1] > bound  # the ceiling and the line k meet inside the view
+    caption = converged.findChild(type(converged.theory.trial), "proofChartCaption").text()
+    assert "A_k = w·u*/ηγ* ≥ k" in caption and f"{bound:.4g}" in caption
+
+
+def test_a_learning_rate_scales_w_but_not_the_proof(qtbot):
+    settings = Settings(learning_rate=0.25)
+    win = make_window(qtbot, load_preset("separable"), settings)
+    win.controller.simulation.run(400)
+    win.controller.step()
+    c = win.controller
+    along, norm = proof_by_numpy(c.dataset, c.settings, c.simulation.trials, 0.25)
+    np.testing.assert_allclose(win.time.proof_chart.along.data()[1], along, rtol=1e-12)
+    np.testing.assert_allclose(win.time.proof_chart.norm.data()[1], norm, rtol=1e-12)
+    c.undo_stack.setClean()
+
+
+@st.composite
+def separable_data(draw, max_points=7):
+    """A few points labelled by a line, none closer to it than 0.05 (so γ* > 0)."""
+    n = draw(st.integers(2, max_points))
+    coordinate = st.floats(-3, 3, allow_nan=False).map(lambda v: round(v, 2))
+    points = draw(st.lists(st.tuples(coordinate, coordinate), min_size=n, max_size=n))
+    angle = draw(st.floats(0, 2 * math.pi))
+    offset = draw(st.floats(-1, 1))
+    u = np.array([math.cos(angle), math.sin(angle)])
+    scores = np.array(points) @ u + offset
+    keep = np.abs(scores) > 0.05
+    if keep.sum() < 2:
+        return None
+    return Dataset(np.array(points)[keep], np.where(scores[keep] > 0, 1, -1))
+
+
+def followed_to_convergence(dataset, settings):
+    sim = Simulation.from_settings(dataset, settings)
+    sim.run(200_000)
+    assert sim.converged
+    frame = build_frame(sim)
+    return sim, frame, frame.trace.followed()
+
+
+@settings(max_examples=25)
+@given(
+    dataset=separable_data(),
+    rate=st.sampled_from([1.0, 0.1, 3.0]),
+    order=st.sampled_from(["cyclic", "random"]),
+)
+def test_novikoff_squeeze_holds_on_separable_data(dataset, rate, order):
+    if dataset is None:
+        return
+    sim, frame, followed = followed_to_convergence(
+        dataset, Settings(learning_rate=rate, order=order)
+    )
+    proof = followed.proof
+    assert proof.applies and not proof.general
+    k = np.arange(len(proof.along))
+    assert len(k) == sim.mistakes + 1
+    slack = 1e-9 * np.maximum(1, k)
+    assert np.all(proof.along >= k - slack)  # A_k ≥ k
+    assert np.all(proof.norm <= k + slack)  # B_k ≤ k
+    assert np.all(
+        proof.along**2 <= proof.norm * (proof.radius / proof.gamma) ** 2 * (1 + 1e-9) + 1e-9
+    )
+    assert sim.mistakes <= proof.bound * (1 + 1e-9)
+    assert frame.mistake_bound == pytest.approx(proof.bound)
+
+
+@settings(max_examples=25)
+@given(
+    dataset=separable_data(),
+    start=st.lists(st.floats(-2, 2, allow_nan=False), min_size=3, max_size=3),
+    rate=st.sampled_from([1.0, 0.5]),
+)
+def test_the_general_form_holds_from_any_start(dataset, start, rate):
+    """From w₀ ≠ 0: (w−w₀)·u*/ηγ* ≥ k, (‖w‖²−‖w₀‖²)/η²R² ≤ k, A_k ≤ C(k), k ≤ the bound."""
+    if dataset is None or not any(start):
+        return
+    sim, _frame, followed = followed_to_convergence(
+        dataset, Settings(learning_rate=rate, initial_weights=tuple(start))
+    )
+    proof = followed.proof
+    assert proof.general
+    k = np.arange(len(proof.along))
+    slack = 1e-9 * np.maximum(1, k) + 1e-9
+    assert np.all(proof.along >= k - slack)
+    assert np.all(proof.norm <= k + slack)
+    assert np.all(proof.along <= charts.ceiling(proof, k.astype(float)) + slack)
+    assert sim.mistakes <= proof.bound * (1 + 1e-9) + 1e-9
+    # The chart's numbers against numpy from the run's own records.
+    along, norm = proof_by_numpy(dataset, sim.settings, sim.trials, rate)
+    np.testing.assert_allclose(proof.along, along, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(proof.norm, norm, rtol=1e-9, atol=1e-9)
+
+
+def test_general_form_is_named_and_explained(qtbot):
+    win = make_window(qtbot, load_preset("separable"), Settings(initial_weights=(0.5, -1.0, 2.0)))
+    win.controller.simulation.run(300)
+    win.controller.step()
+    chart = win.time.proof_chart
+    assert chart.curve_names() == ("(w−w₀)·u*/ηγ*", "(‖w‖²−‖w₀‖²)/η²R²", "k", "C(k)")
+    assert chart.along.chunks[0].item.name() == "(w−w₀)·u*/ηγ*"
+    caption = chart.caption
+    assert "w₀·u* + kηγ* ≤ √(‖w₀‖² + kη²R²)" in caption and "whatever w₀" in caption
+    assert chart.bound_line.value() == pytest.approx(win.controller.frame.mistake_bound)
+    win.controller.undo_stack.setClean()
+
+
+@pytest.mark.parametrize(
+    ("preset", "settings", "why"),
+    [
+        ("xor", Settings(), "Not linearly separable"),
+        ("separable", Settings(algorithm="adaline"), "Adaline makes no such promise"),
+        ("or", Settings(algorithm="winnow"), "Winnow makes no such promise"),
+    ],
+)
+def test_the_proof_chart_says_why_it_is_empty(qtbot, preset, settings, why):
+    win = make_window(qtbot, load_preset(preset), settings)
+    win.controller.simulation.run(50)
+    win.controller.step()
+    chart = win.time.proof_chart
+    assert why in chart.note.toPlainText() and why in chart.caption
+    assert chart.along.vertices == 0 or not chart.along.chunks[0].item.isVisible()
+    assert not chart.bound_line.isVisible()
+    win.controller.undo_stack.setClean()
+
+
+def test_the_mistakes_chart_steps_at_each_mistake_under_the_bound(qtbot, converged):
+    c = converged.controller
+    converged.time.tabs.setCurrentIndex(1)
+    chart = converged.findChild(charts.MistakesChart, "mistakesChart")
+    _, records = independent_run(c.dataset, c.settings, c.simulation.trials)
+    times = [t.number for t in records if t.mistake]
+    x, y = chart.curve.data()
+    expected_x = [0.0] + [float(t) for t in times for _ in (0, 1)]
+    expected_y = [0.0] + [float(v) for k in range(len(times)) for v in (k, k + 1)]
+    assert x.tolist() == expected_x and y.tolist() == expected_y
+    tip_x, tip_y = chart.tip.getData()
+    assert (tip_x[-1], tip_y[-1]) == (c.simulation.trials, len(times))
+    bound = margin_report(c.dataset).bound
+    assert chart.bound_line.isVisible() and chart.bound_line.value() == pytest.approx(bound)
+    assert chart.view_box.viewRange()[1][1] >= bound  # the class sees k approach it
+
+
+@pytest.mark.parametrize(
+    ("preset", "settings"),
+    [("xor", Settings()), ("separable", Settings(algorithm="adaline"))],
+)
+def test_no_bound_line_where_no_finite_bound_applies(qtbot, preset, settings):
+    win = make_window(qtbot, load_preset(preset), settings, tab=1)
+    win.controller.simulation.run(30)
+    win.controller.step()
+    chart = win.time.mistakes_chart
+    assert not chart.bound_line.isVisible()
+    frame = win.controller.frame
+    assert frame.mistake_bound is None or math.isinf(frame.mistake_bound)
+    win.controller.undo_stack.setClean()
+
+
+def test_adaline_loss_per_epoch_against_an_independent_computation(qtbot):
+    dataset = load_preset("separable")
+    settings = Settings(algorithm="adaline", learning_rate=0.05)
+    win = make_window(qtbot, dataset, settings, tab=2)
+    n = len(dataset)
+    win.controller.simulation.run(12 * n - 1, until_converged=False)
+    win.controller.step()
+    chart = win.findChild(charts.LossChart, "lossChart")
+    assert chart.mode == "loss" and chart.log
+    _, records = independent_run(dataset, settings, 12 * n)
+    X = np.column_stack([np.ones(n), dataset.points])
+    y = dataset.labels.astype(float)
+    expected = [
+        np.mean((y - X @ np.array(records[e * n - 1].weights_after)) ** 2) for e in range(1, 13)
+    ]
+    epochs, logs = chart.loss.data()
+    assert epochs.tolist() == list(range(1, 13))
+    np.testing.assert_allclose(10**logs, expected, rtol=1e-9)
+    np.testing.assert_allclose(10**logs, win.controller.simulation.epoch_losses(), rtol=1e-12)
+    w_ls = np.linalg.lstsq(X, y, rcond=None)[0]
+    floor = np.mean((y - X @ w_ls) ** 2)
+    assert chart.floor_line.isVisible()
+    assert 10 ** chart.floor_line.value() == pytest.approx(floor, rel=1e-9)
+    assert min(expected) >= floor * (1 - 1e-9)  # nothing beats least squares
+    win.controller.undo_stack.setClean()
+
+
+def test_winnow_weights_over_time_on_a_log_scale(qtbot):
+    dataset = load_preset("or")
+    settings = Settings(algorithm="winnow")
+    win = make_window(qtbot, dataset, settings, tab=2)
+    win.controller.simulation.run(30)
+    win.controller.step()
+    chart = win.time.loss_chart
+    assert chart.mode == "weights" and chart.log
+    _, records = independent_run(dataset, settings, 31)
+    mistakes = [t for t in records if t.mistake]
+    for j, curve in enumerate(chart.weights):
+        x, logs = curve.data()
+        values = [1.0] + [t.weights_after[j] for t in mistakes]  # w starts at 1
+        assert x.tolist() == [0.0] + [float(t.number) for t in mistakes for _ in (0, 1)]
+        assert logs[0] == 0.0  # from w = 1 at trial 0
+        np.testing.assert_allclose(10 ** logs[2::2], values[1:], rtol=1e-12)
+        np.testing.assert_allclose(10 ** logs[1::2], values[:-1], rtol=1e-12)
+    win.controller.undo_stack.setClean()
+
+
+def test_charts_truncate_on_a_rewind_and_grow_again(qtbot, converged):
+    c = converged.controller
+    proof, mistakes = converged.time.proof_chart, converged.time.mistakes_chart
+    converged.time.tabs.setCurrentIndex(1)
+    converged.time.tabs.setCurrentIndex(0)  # both charts painted
+    full_a = proof.along.data()[1].copy()
+    t = int(c.simulation.mistake_trials()[2])  # just after the 3rd mistake
+    c.seek(t)
+    assert proof.along.data()[1].tolist() == full_a[:4].tolist()
+    converged.time.tabs.setCurrentIndex(1)
+    assert mistakes.curve.data()[1].tolist() == [0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 3.0]
+    converged.time.tabs.setCurrentIndex(0)
+    c.seek(c.simulation.history_length)
+    assert proof.along.data()[1].tolist() == full_a.tolist()
+
+
+def test_only_new_points_are_drawn_and_a_hidden_chart_waits(qtbot, converged):
+    c = converged.controller
+    chart = converged.time.mistakes_chart
+    c.reset()
+    converged.time.tabs.setCurrentIndex(1)
+    c.simulation.run(40)
+    c.step()
+    chunks = [(chunk.item, chunk.x.copy()) for chunk in chart.curve.chunks]
+    before = chart.curve.vertices
+    c.next_mistake()
+    assert chart.curve.vertices == before + 2  # one step up
+    assert chart.curve.chunks[0].item is chunks[0][0]
+    converged.time.tabs.setCurrentIndex(3)  # the chart is hidden: it waits
+    drawn = chart.curve.vertices
+    c.next_mistake()
+    assert chart.curve.vertices == drawn
+    converged.time.tabs.setCurrentIndex(1)
+    assert chart.curve.vertices == drawn + 2
+
+
+@settings(max_examples=40)
+@given(counts=st.lists(st.integers(0, 300), min_size=1, max_size=12))
+def test_a_growing_curve_always_shows_what_a_fresh_drawing_would(qapp, counts):
+    """Any sequence of lengths (growing, cut back, growing past the budget): the drawn
+    vertices are the source points 0, s, 2s, … below the count, however they got there."""
+    widget = charts.pg.PlotWidget()
+    curve = GrowingCurve(
+        widget.getPlotItem(), None, per_point=2, origin=(-1.0, -1.0), chunk=16, budget=64
+    )
+    source = np.arange(400, dtype=np.float64)
+
+    def points(a, b, s):
+        idx = np.arange(a, b, s)
+        return np.repeat(source[idx], 2), np.repeat(-source[idx], 2)
+
+    for count in counts:
+        kept = [(c.item, c.x.copy()) for c in curve.chunks[:-1]]
+        stride_before, drawn_before = curve.stride, curve.drawn
+        curve.update(count, points)
+        x, y = curve.data()
+        stride = curve.stride
+        expected = np.arange(0, count, stride, dtype=np.float64)
+        assert x.tolist() == [-1.0] * bool(curve.chunks) + np.repeat(expected, 2).tolist()
+        assert (-y[1:]).tolist() == np.repeat(expected, 2).tolist()
+        assert count <= curve.budget * stride and all(len(c.x) <= 16 + 1 for c in curve.chunks)
+        if stride == stride_before and count >= drawn_before:
+            # Growing: the full chunks are the same items with the same vertices.
+            assert [c.item for c in curve.chunks[: len(kept)]] == [item for item, _ in kept]
+            for (_, data), chunk in zip(kept, curve.chunks, strict=False):
+                assert chunk.x.tolist() == data.tolist()
+            assert curve.appended <= 2 * (count - drawn_before) + 2 * 17
+    widget.close()
+    widget.deleteLater()
+
+
+def test_a_long_history_is_followed_a_bounded_amount_at_a_time(qtbot, monkeypatch):
+    monkeypatch.setattr(charts, "FOLLOW_BUDGET", 50)
+    win = make_window(qtbot, noisy(n=50, seed=2), Settings(), tab=1)
+    c = win.controller
+    c.simulation.run(4000, until_converged=False)
+    c.step()
+    mistakes = c.simulation.mistakes
+    assert mistakes > 300
+    win.time.tabs.setCurrentIndex(2)
+    chart = win.time.loss_chart
+    first = len(chart.weights[0].data()[0]) // 2
+    assert first <= 50 and "Replaying the run" in chart.caption
+    qtbot.waitUntil(lambda: "Replaying" not in chart.caption, timeout=10_000)
+    assert chart._followed is not None and len(chart._followed.weights) == mistakes
+    c.undo_stack.setClean()
+
+
+def test_the_follow_cache_survives_edits_at_a_rewound_trial():
+    """Points edited at a rewound trial replace the recorded future: the trace must not
+    keep the old weights after the cut."""
+    dataset = load_preset("separable")
+    sim = Simulation(dataset)
+    sim.run(120)
+    build_frame(sim).trace.followed()
+    sim.seek(30)
+    build_frame(sim)
+    sim.replace_dataset(dataset.relabelled(5, -int(dataset.labels[5])))
+    build_frame(sim)
+    sim.run(300)
+    followed = build_frame(sim).trace.followed()
+    records = sim.trial_records(1, sim.trials)
+    expected = [t.weights_after for t in records if t.mistake]
+    assert followed.weights.tolist() == [list(w) for w in expected]
+
+
+def test_export_a_chart_as_png_svg_and_its_data_as_csv(qtbot, converged, tmp_path):
+    chart = converged.time.proof_chart
+    messages = []
+    chart.message.connect(messages.append)
+    assert chart.save_image(tmp_path / "proof.png")
+    assert (tmp_path / "proof.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert chart.save_image(tmp_path / "proof.svg")
+    assert "<svg" in (tmp_path / "proof.svg").read_text()
+    assert chart.save_csv(tmp_path / "proof.csv")
+    rows = list(csv.reader(io.StringIO((tmp_path / "proof.csv").read_text())))
+    assert rows[0] == ["k", "A_k", "B_k", "ceiling C(k)"]
+    along = chart._followed.proof.along
+    assert [float(r[1]) for r in rows[1:]] == along.tolist()  # exact values
+    mistakes = converged.time.mistakes_chart
+    converged.time.tabs.setCurrentIndex(1)
+    rows = list(csv.reader(io.StringIO(mistakes.csv_text())))
+    assert rows[1:] == [
+        [str(k), str(t)]
+        for k, t in enumerate(converged.controller.simulation.mistake_trials().tolist(), 1)
+    ]
+    assert not chart.save_csv(tmp_path / "missing" / "proof.csv")
+    assert not chart.save_image(tmp_path / "missing" / "proof.png")
+    assert "Could not save" in messages[-1]
+    QApplication.processEvents()
+
+
+def test_view_menu_hides_and_shows_each_chart(qtbot, converged):
+    actions = {a.objectName(): a for a in converged.time.page_actions}
+    assert set(actions) == {
+        "proofChartAction",
+        "mistakesChartAction",
+        "lossChartAction",
+        "ledgerAction",
+    }
+    tabs = converged.time.tabs
+    for action in actions.values():
+        action.setChecked(False)
+    assert not tabs.isVisible()
+    actions["mistakesChartAction"].setChecked(True)
+    assert tabs.isVisible() and tabs.currentWidget().chart is converged.time.mistakes_chart
+    assert not tabs.isTabVisible(0)
+
+
+def test_a_thinned_curve_ends_in_an_exact_tip(qtbot):
+    """Past its budget a curve draws every s-th step; the tip draws the steps after the
+    last one drawn, exactly, and ends at the current trial."""
+    win = make_window(qtbot, noisy(n=40, seed=1), Settings(), tab=1)
+    chart = win.time.mistakes_chart
+    chart.curve.budget = 16
+    c = win.controller
+    c.simulation.run(400, until_converged=False)
+    c.step()
+    times = c.simulation.mistake_trials().tolist()
+    m = len(times)
+    assert chart.curve.stride > 1 and m > 16
+    x, y = chart.curve.data()
+    tip_x, tip_y = chart.tip.getData()
+    last = chart.curve.last_point
+    assert (x[-1], y[-1]) == (tip_x[0], tip_y[0]) == (times[last], last + 1)
+    steps = list(zip(tip_x[1:-1].tolist(), tip_y[1:-1].tolist(), strict=True))
+    assert steps == [(float(times[i]), float(v)) for i in range(last + 1, m) for v in (i, i + 1)]
+    assert (tip_x[-1], tip_y[-1]) == (401, m)
+    c.undo_stack.setClean()
