@@ -3,9 +3,13 @@
 Each chart is a pyqtgraph `PlotWidget` that paints the `Trace` of the frames it is shown.
 It draws incrementally: a `GrowingCurve` keeps what it drew in chunks and appends only the
 new points to the last one (no full redraw per trial); a rewind cuts the curve back; a new
-run (or a replaced past) clears it. Past `GrowingCurve.budget` points it draws every s-th
-point (s doubling), so a run of 10⁶ mistakes stays a few thousand vertices; the exact
-latest steps are drawn by a small "tip". A hidden chart does nothing until shown.
+run (or a replaced past) clears it. Past `GrowingCurve.budget` vertices it draws every
+s-th point (s doubling): a chart is a few hundred pixels wide, and Qt strokes a 2-pixel
+line at about 0.5 µs a vertex, so a run of 10⁶ mistakes stays about 1000 vertices; the
+exact latest steps are drawn by a small "tip". The axes move in round steps, and only
+when the data leave them or shrink to a third of them (a rewind), so that their ticks and
+labels (cached as pixmaps) are redrawn now and then, not every frame. A hidden chart does
+nothing until shown.
 
 - `MistakesChart` (`mistakesChart`): k against the trial, a step up at every mistake, with
   the mistake bound that applies (`frame.mistake_bound`, when finite) as a horizontal line.
@@ -43,6 +47,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
+    QGraphicsItem,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -64,6 +69,7 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 FOLLOW_BUDGET = 2048  # mistakes replayed per paint (~30 ms): a long history never freezes
+FOLLOW_BATCH = 64  # during a run, new mistakes followed in batches of this many
 Points = Callable[[int, int, int], tuple[FloatArray, FloatArray]]
 
 BLACK = QColor("#000000")
@@ -98,19 +104,24 @@ class GrowingCurve:
     gives the vertices of source points start, start + stride, … < stop (`per_point` each).
     """
 
+    THIN_AFTER = 400  # vertices; Qt strokes 1-pixel lines several times faster than wider
+
     def __init__(
         self,
         plot: pg.PlotItem,
-        pen: object,
+        colour: QColor,
+        width: float = 2.0,
         *,
         name: str | None = None,
         per_point: int = 1,
         origin: tuple[float, float] | None = None,
-        chunk: int = 1024,
-        budget: int = 8192,
+        chunk: int = 128,
+        budget: int = 1024,
     ) -> None:
         self.plot = plot
-        self.pen = pen
+        self.wide = _pen(colour, width)
+        self.thin = _pen(colour, 1.0)
+        self.pen = self.wide
         self.name = name
         self.per_point = per_point
         self.origin = origin
@@ -152,7 +163,7 @@ class GrowingCurve:
     def update(self, count: int, points: Points) -> None:
         self.appended = 0
         stride = self.stride
-        while count > self.budget * stride:
+        while count * self.per_point > self.budget * stride:
             stride *= 2
         if stride != self.stride:
             self.clear()
@@ -164,6 +175,11 @@ class GrowingCurve:
             x, y = points(start, count, self.stride)
             self.drawn = start + -(-(count - start) // self.stride) * self.stride
             self._append(start, np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+        pen = self.thin if self.vertices > self.THIN_AFTER else self.wide
+        if pen is not self.pen:  # a dense curve needs no width to be seen, and costs less
+            self.pen = pen
+            for c in self.chunks:
+                c.item.setPen(pen)
 
     def _cut(self, count: int, points: Points) -> None:
         """Keep source points 0…count−1: drop later chunks, redraw the last one kept."""
@@ -173,6 +189,7 @@ class GrowingCurve:
         if last is None or (last.start >= count and len(self.chunks) == 1 and count == 0):
             self.clear()
             return
+        last.item.setCacheMode(QGraphicsItem.CacheMode.NoCache)  # it grows again
         x, y = points(last.start, count, self.stride)
         last.x = np.concatenate([last.x[: last.seed], x])
         last.y = np.concatenate([last.y[: last.seed], y])
@@ -188,6 +205,8 @@ class GrowingCurve:
             x, y = np.array([self.origin[0]]), np.array([self.origin[1]])
         else:
             x, y = np.zeros(0), np.zeros(0)
+        if self.chunks:  # the previous chunk is full and will not change: paint it once
+            self.chunks[-1].item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         item = pg.PlotCurveItem(pen=self.pen, name=self.name if not self.chunks else None)
         self.plot.addItem(item)
         chunk = _Chunk(item, start, x, y, len(x))
@@ -240,10 +259,13 @@ class Chart(pg.PlotWidget):
         self.setObjectName(name)
         item = self.getPlotItem()
         item.setMenuEnabled(False)
-        item.showGrid(x=True, y=True, alpha=0.15)
         for side in ("left", "bottom"):
-            item.getAxis(side).setTextPen(pg.mkPen(BLACK))
-            item.getAxis(side).setPen(pg.mkPen(GREY))
+            axis = item.getAxis(side)
+            axis.setTextPen(pg.mkPen(BLACK))
+            axis.setPen(pg.mkPen(GREY))
+            # Ticks and labels as a pixmap, repainted only when the range changes. (No grid:
+            # it is drawn across the whole view by the axes, at a third of a chart's cost.)
+            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.legend = item.addLegend(
             offset=(6, 4), labelTextColor=BLACK, labelTextSize="8pt", verSpacing=-6
         )
@@ -252,6 +274,7 @@ class Chart(pg.PlotWidget):
         self.view_box.disableAutoRange()
         self.view_box.sigRangeChangedManually.connect(self._on_user_range)
         self.follow = True  # the axes follow the data until the user zooms or pans
+        self._shown: tuple[tuple[float, float], tuple[float, float]] | None = None
         self.caption = ""
         self.note = pg.TextItem(color=GREY, anchor=(0.5, 0.5))
         self.note.setParentItem(self.view_box)
@@ -259,6 +282,8 @@ class Chart(pg.PlotWidget):
         self._trace: Trace | None = None
         self._frame: Frame | None = None
         self._followed: Followed | None = None
+        self._followed_key: tuple[object, ...] = ()
+        self._running = False
         self._stale = False
         self._catching_up = False
         self.view_all_action = QAction("View all", self)
@@ -272,9 +297,15 @@ class Chart(pg.PlotWidget):
 
     # -- painting frames -----------------------------------------------------------------------
 
-    def show_frame(self, frame: Frame) -> None:
-        """Paint `frame` now if visible; else remember it for when the chart is shown."""
+    def show_frame(self, frame: Frame, running: bool = False) -> None:
+        """Paint `frame` now if visible; else remember it for when the chart is shown.
+
+        `running`: a run is going, so the weights after the newest mistakes may wait for
+        a batch (`FOLLOW_BATCH`): each replay starts from a checkpoint, which costs as much
+        as 100 mistakes, and a few frames' delay is invisible at run speed. Show the frame
+        again with running False when the run stops."""
         self._frame = frame
+        self._running = running
         if self.isVisible():
             self._stale = False
             self.paint_frame(frame)
@@ -292,9 +323,20 @@ class Chart(pg.PlotWidget):
 
     def follow_trace(self, trace: Trace) -> Followed:
         """The proof and weights of `trace`, a bounded amount computed now; the rest is
-        painted on the next turns of the event loop (the window stays responsive)."""
+        painted on the next turns of the event loop (the window stays responsive). During
+        a run, the last ones until `FOLLOW_BATCH` more mistakes have come."""
+        previous, key = self._followed, (trace.key, id(self._frame.report) if self._frame else 0)
+        if (
+            self._running
+            and previous is not None
+            and previous.complete
+            and key == self._followed_key
+            and previous.weights is not None
+            and len(previous.weights) <= trace.mistakes < len(previous.weights) + FOLLOW_BATCH
+        ):
+            return previous
         followed = trace.followed(FOLLOW_BUDGET)
-        self._followed = followed
+        self._followed, self._followed_key = followed, key
         if not followed.complete and not self._catching_up:
             self._catching_up = True
             QTimer.singleShot(0, self._catch_up)
@@ -332,13 +374,27 @@ class Chart(pg.PlotWidget):
     def view_all(self) -> None:
         """Follow the data again (after the user zoomed or panned)."""
         self.follow = True
+        self._shown = None
         if self._frame is not None:
             self.paint_frame(self._frame)
 
     def set_axes(self, x: tuple[float, float], y: tuple[float, float]) -> None:
-        """Show this data range (while following), with a little room around it."""
-        if self.follow:
-            self.view_box.setRange(xRange=x, yRange=y, padding=0.04, disableAutoRange=False)
+        """Show at least this data range (while following). The axes move in round steps
+        and only when the data leave them or fill less than a third of them, so that their
+        ticks and grid (cached) are redrawn now and then, not every frame."""
+        if not self.follow:
+            return
+        shown = self._shown
+        wanted = (_span(*x), _span(*y))
+        if shown is None or any(
+            not _fits(inner, outer) for inner, outer in zip(wanted, shown, strict=True)
+        ):
+            shown = (_nice(*x), _nice(*y))
+        if shown != self._shown:
+            self._shown = shown
+            self.view_box.setRange(
+                xRange=shown[0], yRange=shown[1], padding=0.02, disableAutoRange=False
+            )
 
     # -- export ------------------------------------------------------------------------------
 
@@ -423,6 +479,35 @@ class Chart(pg.PlotWidget):
             self.save_image(path)
 
 
+def _span(low: float, high: float) -> tuple[float, float]:
+    """A range with some width (a single value gets ±0.5)."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return (0.0, 1.0)
+    if high - low < 1e-12 * max(1.0, abs(high)):
+        return (low - 0.5, high + 0.5)
+    return (low, high)
+
+
+def _fits(inner: tuple[float, float], outer: tuple[float, float]) -> bool:
+    """Whether `outer` holds `inner` and is not more than three times as wide."""
+    return (
+        outer[0] <= inner[0]
+        and inner[1] <= outer[1]
+        and (inner[1] - inner[0]) * 3 >= outer[1] - outer[0]
+    )
+
+
+def _nice(low: float, high: float) -> tuple[float, float]:
+    """`low…high` widened to multiples of a round step (1, 2 or 5 × 10ᵉ, about a fifth of
+    the span), with room to grow by a quarter at the top before it must change."""
+    low, high = _span(low, high)
+    high += (high - low) * 0.25
+    raw = (high - low) / 5
+    scale = 10.0 ** math.floor(math.log10(raw))
+    step = next(r * scale for r in (1.0, 2.0, 5.0, 10.0) if r * scale >= raw)
+    return (math.floor(low / step) * step, math.ceil(high / step) * step)
+
+
 def _bound_line(colour: QColor, angle: float = 0.0, position: float = 0.03) -> pg.InfiniteLine:
     """A dashed line across the chart with a label (set with `label.setFormat`): above a
     horizontal line at its left end, left of a vertical one."""
@@ -463,7 +548,7 @@ class MistakesChart(Chart):
         item.setLabel("bottom", "trial t")
         item.setLabel("left", "mistakes k")
         self.legend.setVisible(False)  # one curve, and the bound is labelled on its line
-        self.curve = GrowingCurve(item, _pen(BLACK), per_point=2, origin=(0.0, 0.0))
+        self.curve = GrowingCurve(item, BLACK, per_point=2, origin=(0.0, 0.0))
         self.tip = pg.PlotCurveItem(pen=_pen(BLACK))
         item.addItem(self.tip)
         self.bound_line = _bound_line(VERMILLION)
@@ -500,7 +585,9 @@ class MistakesChart(Chart):
         if bound is not None and in_view(bound, top):
             top = max(top, bound)
         self.set_axes((0.0, max(float(trace.trials), 1.0)), (0.0, top * 1.05))
-        head = f"k = {m} mistakes by trial {trace.trials}."
+        # No numbers that change every trial here: k and t are on the panel, and a caption
+        # laid out again every frame would cost more than the chart.
+        head = "k goes up by one at each mistake."
         if bound is not None and finite:
             where = "from w₀ ≠ 0" if frame.bound_is_general else "from w₀ = 0"
             tail = f"The mistake bound {where} is {format_number(bound, 4)} (dashed)."
@@ -534,10 +621,10 @@ class ProofChart(Chart):
         super().__init__("proofChart", parent)
         item = self.getPlotItem()
         item.setLabel("bottom", "mistakes k")
-        self.along = GrowingCurve(item, _pen(BLUE, 2.5), name=A_NAME)
+        self.along = GrowingCurve(item, BLUE, 2.5, name=A_NAME)
         self.line = pg.PlotCurveItem(pen=_pen(BLACK, 1.5), name="k")
         item.addItem(self.line)
-        self.norm = GrowingCurve(item, _pen(VERMILLION, 2.5), name=B_NAME)
+        self.norm = GrowingCurve(item, VERMILLION, 2.5, name=B_NAME)
         self.ceiling = pg.PlotCurveItem(
             pen=_pen(GREY, 1.5, Qt.PenStyle.DashLine), name=CEILING_NAME
         )
@@ -665,6 +752,10 @@ class ProofChart(Chart):
         return header, [(k, repr(a), repr(b), repr(c)) for k, (a, b, c) in enumerate(rows)]
 
 
+def _same(values: FloatArray) -> FloatArray:
+    return values
+
+
 def _log10(values: FloatArray) -> FloatArray:
     """log10 where positive and finite; nan (not drawn) elsewhere."""
     out = np.full(values.shape, np.nan)
@@ -737,7 +828,7 @@ class LossChart(Chart):
         key = ("loss", trace.key)
         if key != self._key:
             self._start("loss", True, key)
-            self.loss = GrowingCurve(self.getPlotItem(), _pen(BLUE, 2.5), name="MSE per epoch")
+            self.loss = GrowingCurve(self.getPlotItem(), BLUE, 2.5, name="MSE per epoch")
         assert self.loss is not None
         losses = np.asarray(trace.losses, dtype=np.float64)
         logs = _log10(losses)
@@ -778,39 +869,54 @@ class LossChart(Chart):
             first = 0 if self._bias else 1
             for j in range(n):
                 name = "w" + str(j + first).translate(_SUBSCRIPTS)
-                self.weights.append(GrowingCurve(item, _pen(_SERIES[j]), name=name, per_point=2))
+                self.weights.append(
+                    GrowingCurve(item, _SERIES[j], name=name, per_point=2, budget=512)
+                )
                 tip = pg.PlotCurveItem(pen=_pen(_SERIES[j]))
                 item.addItem(tip)
                 self.tips.append(tip)
         m = len(weights)
         times = trace.mistake_trials[:m]
-        shown = _log10 if log else (lambda v: v)
-        low, high = math.inf, -math.inf
+        transform = _log10 if log else _same
+        firsts = transform(start)
+        # Only the new stretch is transformed each frame (the rest is drawn already).
         for j, (curve, tip) in enumerate(zip(self.weights, self.tips, strict=True)):
-            after = shown(np.ascontiguousarray(weights[:, j], dtype=np.float64))
-            first_value = float(shown(start[j : j + 1])[0])
-            before = np.concatenate([[first_value], after[:-1]])
+            column = weights[:, j]
+            first_value = float(firsts[j])
             curve.origin = (0.0, first_value)
 
             def points(
-                a: int, b: int, s: int, v: FloatArray = after, u: FloatArray = before
+                a: int, b: int, s: int, column: FloatArray = column, first: float = first_value
             ) -> tuple[FloatArray, FloatArray]:
-                return _step_vertices(times, v, u, a, b, s)
+                idx = np.arange(a, b, s)
+                y = np.empty(2 * len(idx))
+                y[1::2] = transform(column[idx])
+                y[0::2] = transform(column[np.maximum(idx - 1, 0)])
+                if len(idx) and idx[0] == 0:
+                    y[0] = first  # before the first mistake: w₀
+                return np.repeat(times[idx].astype(np.float64), 2), y
 
             curve.update(m, points)
             last = curve.last_point
-            lead = (float(times[last]), float(after[last])) if last >= 0 else (0.0, first_value)
-            end = (float(trace.trials), float(after[-1]) if m else first_value)
+            lead = (
+                (float(times[last]), float(transform(column[last : last + 1])[0]))
+                if last >= 0
+                else (0.0, first_value)
+            )
+            end = (float(trace.trials), float(transform(column[-1:])[0]) if m else first_value)
             tip.setData(*_tip(last + 1, m, points, lead, end))
-            values = np.append(after[np.isfinite(after)], first_value)
-            low, high = min(low, float(values.min())), max(high, float(values.max()))
-        if not math.isfinite(low):
-            low, high = 0.0, 1.0
+        # The transforms keep order, so the range is that of the raw numbers.
+        extremes = np.array([start[:n].min(), start[:n].max()])
+        if m:
+            extremes = np.append(extremes, [weights[:, :n].min(), weights[:, :n].max()])
+        ends = transform(extremes)
+        ends = ends[np.isfinite(ends)]
+        low, high = (float(ends.min()), float(ends.max())) if ends.size else (0.0, 1.0)
         if high - low < 1e-9:
             low, high = low - 0.5, high + 0.5
         self.set_axes((0.0, max(1.0, float(trace.trials))), (low, high))
         self.set_note("")
-        caption = f"w after each of the {m:,} mistakes so far (a step at each mistake)."
+        caption = "w after each mistake (a step at each one)."
         if log:
             caption += "<br>Log scale: a multiplicative update is one equal step."
         if not followed.complete:

@@ -56,14 +56,34 @@ from simulator.engine import Trial
 from simulator.ui.frame import Frame, format_number
 from simulator.ui.trace import Trace, TrialReader
 
-__all__ = ["COLUMNS", "COPY_LIMIT", "Ledger", "LedgerModel", "LedgerView", "row_texts"]
+__all__ = [
+    "COLUMNS",
+    "COPY_LIMIT",
+    "RUNNING_EVERY",
+    "Ledger",
+    "LedgerModel",
+    "LedgerView",
+    "row_texts",
+]
 
 COLUMNS = ("trial", "epoch", "point", "x", "y", "s", "verdict", "Δw", "w")
 COPY_LIMIT = 20_000
+RUNNING_EVERY = 8  # frames: how often a visible ledger takes a frame during a run
 _BLOCK = 64  # rows fetched by one replay
 _CACHED_BLOCKS = 64
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-_FUTURE = QColor("#9A9A9A")
+_FUTURE_BRUSH = QBrush(QColor("#9A9A9A"))
+_BOLD = QFont()
+_BOLD.setBold(True)
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole.value)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
+_FONT = int(Qt.ItemDataRole.FontRole.value)
+_ROLES = frozenset(
+    (_DISPLAY, _ALIGNMENT, _FOREGROUND, _FONT, int(Qt.ItemDataRole.ToolTipRole.value))
+)
+_RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
+_LEFT = int((Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter).value)
 
 _TIPS = (
     "Trial number t (1-based)",
@@ -153,13 +173,21 @@ class LedgerModel(QAbstractTableModel):
         else:
             self._length, self._mistakes = length, mistakes
         if previous != trace.trials and self.rowCount():
-            # The bold current row and the grey future moved: repaint the rows between.
-            low, high = sorted((self.row_of(previous), self.row_of(trace.trials)))
-            self.dataChanged.emit(
-                self.index(max(0, low - 1), 0),
-                self.index(min(self.rowCount() - 1, high + 1), len(COLUMNS) - 1),
-                [Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole],
-            )
+            roles = [Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole]
+            old, new = self.row_of(previous), self.row_of(trace.trials)
+            if trace.trials == length and previous < trace.trials:
+                # Running on: only the old current row lost its bold. Cell by cell, as
+                # Qt repaints a range of cells by repainting the whole table.
+                for column in range(len(COLUMNS)) if 0 <= old < self.rowCount() else ():
+                    cell = self.index(old, column)
+                    self.dataChanged.emit(cell, cell, roles)
+            else:  # a seek: the bold row and the grey future moved
+                low, high = sorted((old, new))
+                self.dataChanged.emit(
+                    self.index(max(0, low - 1), 0),
+                    self.index(min(self.rowCount() - 1, high + 1), len(COLUMNS) - 1),
+                    roles,
+                )
 
     def trial_of(self, row: int) -> int:
         """The trial number shown in `row`."""
@@ -197,22 +225,21 @@ class LedgerModel(QAbstractTableModel):
         index: QModelIndex | QPersistentModelIndex,
         role: int = Qt.ItemDataRole.DisplayRole,
     ) -> object:
-        if not index.isValid():
-            return None
+        role = int(role)
+        if role not in _ROLES or not index.isValid():
+            return None  # the common case: Qt asks a dozen roles per cell per paint
         row, column = index.row(), index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             texts = self.texts(row)
             return texts[column] if texts is not None else None
-        if role == Qt.ItemDataRole.TextAlignmentRole and column != 6:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == _ALIGNMENT:
+            return _LEFT if column == 6 else _RIGHT
         trial = self.trial_of(row) if 0 <= row < self.rowCount() else 0
-        if role == Qt.ItemDataRole.ForegroundRole and trial > self._trials:
-            return QBrush(_FUTURE)
-        if role == Qt.ItemDataRole.FontRole and trial == self._trials:
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.ToolTipRole and trial > self._trials:
+        if role == _FOREGROUND:
+            return _FUTURE_BRUSH if trial > self._trials else None
+        if role == _FONT:
+            return _BOLD if trial == self._trials else None
+        if trial > self._trials:  # the tooltip
             return "Recorded future: stepping on from the current trial replaces it"
         return None
 
@@ -365,6 +392,9 @@ class Ledger(QWidget):
         self.mistakes_only.toggled.connect(self._on_filter)
         self._asked: int | None = None
         self._trials = 0
+        self._frame: Frame | None = None
+        self._skipped = 0
+        self._stale = False
 
     def _on_seek(self, trial: int) -> None:
         self._asked = trial
@@ -376,14 +406,41 @@ class Ledger(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self.view.follow(self._trials)  # the run may have moved while the tab was hidden
+        if self._stale and self._frame is not None:
+            self._stale = False
+            self.show_frame(self._frame)
+        self.follow_current()  # the run may have moved while the tab was hidden
 
-    def show_frame(self, frame: Frame) -> None:
+    def follow_current(self) -> None:
+        if self.isVisible():
+            self.view.follow(self._trials)
+
+    def catch_up(self) -> None:
+        """Show the latest frame and keep its trial in sight (when a run stops)."""
+        if self._frame is not None:
+            self.show_frame(self._frame)
+        self.follow_current()
+
+    def show_frame(self, frame: Frame, running: bool = False) -> None:
+        """Paint `frame` (when shown; a hidden ledger takes the latest frame when it is
+        shown); keep the current trial in sight unless a run is going. During a run the rows
+        come too fast to read: the ledger takes every `RUNNING_EVERY`-th frame
+        only (a table repaints whole when rows are added) and does not scroll (each new
+        screenful would cost a replay); it catches up when the run stops (`catch_up`)."""
+        self._frame = frame
+        if not self.isVisible():
+            self._stale = True  # taken when shown
+            return
+        if running:
+            self._skipped += 1
+            if self._skipped < RUNNING_EVERY:
+                return
+        self._skipped = 0
         trace = frame.trace
         moved = trace.trials != self._trials
         self._trials = trace.trials
         self.model.show_trace(trace)
-        if moved and self._asked != trace.trials and self.isVisible():
+        if moved and not running and self._asked != trace.trials and self.isVisible():
             self.view.follow(trace.trials)  # the run moved on its own: keep it in sight
         self._asked = None
         self.summary.setText(

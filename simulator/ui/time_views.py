@@ -74,6 +74,7 @@ class TimeViews(QObject):
             chart.message.connect(controller.message)
         self.ledger.view.message.connect(controller.message)
         controller.frame_changed.connect(self.show_frame)
+        controller.running_changed.connect(self._on_running)
         self.show_frame(controller.frame)
 
     def around(self, plot_column: QWidget) -> QSplitter:
@@ -95,8 +96,14 @@ class TimeViews(QObject):
             self.tabs.setCurrentIndex(index)
         self.tabs.setVisible(any(a.isChecked() for a in self.page_actions))
 
+    def _on_running(self, running: bool) -> None:
+        if not running:  # what waited for the run to stop
+            self.ledger.catch_up()
+            for chart in self.charts:
+                chart.show_frame(self.controller.frame)
+
     def show_frame(self, frame: Frame) -> None:
         self.timeline.show_frame(frame)
-        self.ledger.show_frame(frame)
+        self.ledger.show_frame(frame, running=self.controller.running)
         for chart in self.charts:
-            chart.show_frame(frame)
+            chart.show_frame(frame, running=self.controller.running)

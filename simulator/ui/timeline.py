@@ -14,8 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QElapsedTimer, QObject, QRectF, QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QPainter, QPaintEvent
+from PySide6.QtCore import (
+    QElapsedTimer,
+    QObject,
+    QRect,
+    QRectF,
+    QSignalBlocker,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -33,6 +42,8 @@ __all__ = ["SEEK_INTERVAL_MS", "SeekThrottle", "Timeline", "TimelineSlider", "ti
 SEEK_INTERVAL_MS = 30
 _PAST = 0xFF000000  # ARGB: black
 _FUTURE = 0xFFA8A8A8  # grey
+_TRACK = QColor("#D6D6D6")
+_PLAYED = QColor("#7A9CC6")  # the trials up to the current one
 
 
 def tick_counts(
@@ -106,23 +117,26 @@ class TimelineSlider(QSlider):
         self._mistakes = np.zeros(0, dtype=np.int64)
         self._image: QImage | None = None
         self._image_key: tuple[int, ...] | None = None
+        self._row = np.zeros(0, dtype=np.uint32)
 
     def set_mistakes(self, mistakes: NDArray[np.int64]) -> None:
         if mistakes is not self._mistakes:
             self._mistakes = mistakes
             self.update()
 
-    def groove_span(self) -> tuple[float, int]:
-        """(x of value `minimum`, pixels from minimum to maximum): where values are drawn."""
+    def _rects(self) -> tuple[QRect, QRect]:
+        """The style's groove and handle rectangles (where the mouse grabs them)."""
         option = QStyleOptionSlider()
         self.initStyleOption(option)
         style = self.style()
-        groove = style.subControlRect(
-            QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, self
-        )
-        handle = style.subControlRect(
-            QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, self
-        )
+        control = QStyle.ComplexControl.CC_Slider
+        groove = style.subControlRect(control, option, QStyle.SubControl.SC_SliderGroove, self)
+        handle = style.subControlRect(control, option, QStyle.SubControl.SC_SliderHandle, self)
+        return groove, handle
+
+    def groove_span(self) -> tuple[float, int]:
+        """(x of value `minimum`, pixels from minimum to maximum): where values are drawn."""
+        groove, handle = self._rects()
         return groove.x() + handle.width() / 2, max(1, groove.width() - handle.width())
 
     def x_of(self, trial: int) -> float:
@@ -151,20 +165,35 @@ class TimelineSlider(QSlider):
         return self._image
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        """Drawn here rather than by the style (twice as fast, every frame of a run): the
+        groove, darker up to the current trial, the ticks, and the handle where the style
+        puts it, so that the mouse grabs what it sees."""
+        groove, handle = self._rects()
         painter = QPainter(self)
-        option = QStyleOptionSlider()
-        self.initStyleOption(option)
-        style = self.style()
-        control = QStyle.ComplexControl.CC_Slider
-        option.subControls = QStyle.SubControl.SC_SliderGroove
-        style.drawComplexControl(control, option, painter, self)
-        left, span = self.groove_span()
+        palette = self.palette()
+        left, span = groove.x() + handle.width() / 2, max(1, groove.width() - handle.width())
+        middle = groove.center().y() + 0.5
+        track = QRectF(left, middle - 2.5, span, 5)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(_TRACK)
+        painter.drawRect(track)
+        painter.setBrush(_PLAYED)
+        painter.drawRect(QRectF(left, middle - 2.5, handle.center().x() - left, 5))
         if len(self._mistakes):
             height = self.height() * 0.7
             target = QRectF(left - 0.5, (self.height() - height) / 2, span + 1, height)
             painter.drawImage(target, self._ticks(span))
-        option.subControls = QStyle.SubControl.SC_SliderHandle
-        style.drawComplexControl(control, option, painter, self)
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Dark), 1.0))
+        painter.setBrush(
+            palette.color(
+                QPalette.ColorRole.Highlight if self.isSliderDown() else QPalette.ColorRole.Button
+            )
+        )
+        painter.drawRect(QRectF(handle).adjusted(0.5, 0.5, -0.5, -0.5))
+        if self.hasFocus():
+            painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 1.5))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(QRectF(handle).adjusted(-1, -1, 1, 1))
         painter.end()
 
 

@@ -327,7 +327,7 @@ def test_a_growing_curve_always_shows_what_a_fresh_drawing_would(qapp, counts):
     vertices are the source points 0, s, 2s, … below the count, however they got there."""
     widget = charts.pg.PlotWidget()
     curve = GrowingCurve(
-        widget.getPlotItem(), None, per_point=2, origin=(-1.0, -1.0), chunk=16, budget=64
+        widget.getPlotItem(), charts.BLACK, per_point=2, origin=(-1.0, -1.0), chunk=16, budget=64
     )
     source = np.arange(400, dtype=np.float64)
 
@@ -344,7 +344,7 @@ def test_a_growing_curve_always_shows_what_a_fresh_drawing_would(qapp, counts):
         expected = np.arange(0, count, stride, dtype=np.float64)
         assert x.tolist() == [-1.0] * bool(curve.chunks) + np.repeat(expected, 2).tolist()
         assert (-y[1:]).tolist() == np.repeat(expected, 2).tolist()
-        assert count <= curve.budget * stride and all(len(c.x) <= 16 + 1 for c in curve.chunks)
+        assert 2 * count <= curve.budget * stride and all(len(c.x) <= 16 + 1 for c in curve.chunks)
         if stride == stride_before and count >= drawn_before:
             # Growing: the full chunks are the same items with the same vertices.
             assert [c.item for c in curve.chunks[: len(kept)]] == [item for item, _ in kept]
@@ -452,4 +452,22 @@ def test_a_thinned_curve_ends_in_an_exact_tip(qtbot):
     steps = list(zip(tip_x[1:-1].tolist(), tip_y[1:-1].tolist(), strict=True))
     assert steps == [(float(times[i]), float(v)) for i in range(last + 1, m) for v in (i, i + 1)]
     assert (tip_x[-1], tip_y[-1]) == (401, m)
+    c.undo_stack.setClean()
+
+
+def test_during_a_run_the_weights_wait_for_a_batch_and_catch_up_when_it_stops(qtbot):
+    win = make_window(qtbot, noisy(n=200, seed=4), Settings(), tab=2)
+    c = win.controller
+    chart = win.time.loss_chart
+    c.set_speed(3000)
+    c.run()
+    qtbot.waitUntil(lambda: c.simulation.mistakes > 3 * charts.FOLLOW_BATCH, timeout=10_000)
+    followed = chart._followed
+    assert followed is not None
+    assert c.simulation.mistakes - len(followed.weights) < charts.FOLLOW_BATCH + 200
+    c.pause()
+    assert len(chart._followed.weights) == c.simulation.mistakes  # caught up at once
+    x, _ = chart.weights[0].data()
+    times = c.simulation.mistake_trials()
+    assert x[-1] == times[chart.weights[0].last_point]
     c.undo_stack.setClean()
