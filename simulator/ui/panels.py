@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QRect, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QValidator
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -444,6 +444,7 @@ class ValueLabel(QLabel):
         if reserve != self._reserve:
             self._reserve = reserve
             self.updateGeometry()
+            self._hold_height()
 
     def _margins(self) -> tuple[int, int]:
         m = self.contentsMargins()
@@ -465,6 +466,27 @@ class ValueLabel(QLabel):
         if self.wordWrap():
             return QSize(width, max(hint.height(), self.heightForWidth(width)))
         return QSize(width, hint.height())
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._hold_height()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._hold_height()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._hold_height()
+
+    def _hold_height(self) -> None:
+        """A wrapped value asks for the height its width needs as a minimum: layouts do not
+        all honour height-for-width (QFormLayout can misjudge a field's width)."""
+        if self.wordWrap() and self.width() > 0:
+            need = self.heightForWidth(self.width())
+            if need != self.minimumHeight():
+                self.setMinimumHeight(need)
 
     def heightForWidth(self, width: int) -> int:
         base = super().heightForWidth(width)
@@ -664,6 +686,7 @@ class TheoryPanel(QWidget):
         bound = frame.mistake_bound
         applies = bound is not None and len(frame.dataset) > 0
         self.gauge_row.setVisible(applies)
+        self.mistakes_bar.setVisible(applies)
         self.gauge_note.setVisible(not applies)
         if not applies:
             self.gauge_note.setText(

@@ -534,6 +534,37 @@ class PlotView(pg.PlotWidget):
         line.setAngle(angle)
         line.show()
 
+    def trial_marker(self) -> tuple[str, np.ndarray] | None:
+        """The current trial's marker: ("ring" or "diamond" (a mistake), its point)."""
+        points = self._current.shown_points()
+        if not len(points):
+            return None
+        shape = "diamond" if self._current.symbol is self._current_styles[True][0] else "ring"
+        return shape, points[0]
+
+    def drawn_line(self, name: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """A line as drawn, (a point on it, its unit direction), or None when hidden.
+        `name`: "boundary", "previous", "separator", "least_squares"."""
+        line = {
+            "boundary": self._boundary,
+            "previous": self._previous,
+            "separator": self._separator,
+            "least_squares": self._least_squares,
+        }[name]
+        if not line.isVisible():
+            return None
+        angle = math.radians(line.angle)
+        pos = line.pos()
+        return np.array([pos.x(), pos.y()]), np.array([math.cos(angle), math.sin(angle)])
+
+    def class_points(self) -> tuple[np.ndarray, np.ndarray]:
+        """The points drawn as +1 and as −1 glyphs."""
+        return self._positive.shown_points(), self._negative.shown_points()
+
+    def marked_mistakes(self) -> np.ndarray:
+        """The points drawn as misclassified."""
+        return self._mistakes.shown_points()
+
     def arrow_length(self, line: InputLine, view: Box) -> float:
         """w's arrow in data units: a share of the view, or the plane part of w's length."""
         if self._true_length:
