@@ -58,6 +58,32 @@ class LegendBox(QGraphicsObject):
         self._entries = entries
         self._layout()
 
+    def fit_width(self, width: float) -> None:
+        """Two columns when they fit in `width` pixels, else one (taller, but whole)."""
+        columns = 2 if self._measure(2)[0] <= width else 1
+        if columns != self._columns:
+            self._columns = columns
+            self._layout()
+
+    def _measure(self, columns: int) -> tuple[float, float, list[float], list[float]]:
+        """(width, height, text widths, column lefts) of the box with `columns` columns."""
+        metrics = QFontMetricsF(self._font)
+        columns = max(1, min(columns, len(self._entries)))
+        texts = [
+            max(
+                (metrics.horizontalAdvance(e.text) for e in self._entries[c::columns]),
+                default=0.0,
+            )
+            for c in range(columns)
+        ]
+        pad, sample = self._pad, self._sample
+        cell = [pad + sample + pad + w for w in texts]
+        lefts = [pad + sum(cell[:c]) + c * pad for c in range(columns)]
+        rows = math.ceil(len(self._entries) / columns) if self._entries else 0
+        if not self._entries:
+            return 0.0, 0.0, texts, lefts
+        return lefts[-1] + cell[-1] + pad, 2 * pad + rows * self._row, texts, lefts
+
     def _layout(self) -> None:
         """Rows filled left to right, `columns` entries a row, each column as wide as its
         widest text."""
@@ -68,23 +94,10 @@ class LegendBox(QGraphicsObject):
             default=0.0,
         )
         self._row = max(metrics.height() + 4.0, tallest + 2.0)
-        self._sample = 3.0 * metrics.height()
-        self._pad = pad = 0.5 * metrics.height()
-        columns = max(1, min(self._columns, len(self._entries)))
-        self._text_widths = [
-            max(
-                (metrics.horizontalAdvance(e.text) for e in self._entries[c::columns]),
-                default=0.0,
-            )
-            for c in range(columns)
-        ]
-        rows = math.ceil(len(self._entries) / columns) if self._entries else 0
-        cell = [pad + self._sample + pad + w for w in self._text_widths]
-        self._lefts = [pad + sum(cell[:c]) + c * pad for c in range(columns)]
-        if self._entries:
-            self._rect = QRectF(0, 0, self._lefts[-1] + cell[-1] + pad, 2 * pad + rows * self._row)
-        else:
-            self._rect = QRectF()
+        self._sample = 2.6 * metrics.height()
+        self._pad = 0.5 * metrics.height()
+        width, height, self._text_widths, self._lefts = self._measure(self._columns)
+        self._rect = QRectF(0, 0, width, height) if self._entries else QRectF()
         self.update()
 
     def boundingRect(self) -> QRectF:

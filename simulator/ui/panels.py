@@ -429,6 +429,7 @@ class ValueLabel(QLabel):
     def __init__(self, name: str, tip: str, reserve: str = WIDEST_NUMBER, wrap: bool = False):
         super().__init__("—", objectName=name)
         self._reserve = reserve
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(wrap)
         if wrap:
             self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
@@ -489,16 +490,18 @@ class ValueLabel(QLabel):
                 self.setMinimumHeight(need)
 
     def heightForWidth(self, width: int) -> int:
-        base = super().heightForWidth(width)
         if not self.wordWrap():
-            return base
+            return super().heightForWidth(width)
+        # Measured as QLabel draws plain wrapped text (its own measure can be stale after
+        # a font change, and then asks for a line too many).
         across, down = self._margins()
-        box = QFontMetrics(self.font()).boundingRect(
-            QRect(0, 0, max(1, width - across), 1_000_000),
-            int(Qt.TextFlag.TextWordWrap),
-            self._reserve,
+        metrics = QFontMetrics(self.font())
+        room = QRect(0, 0, max(1, width - across), 1_000_000)
+        flags = int(Qt.TextFlag.TextWordWrap)
+        return down + max(
+            metrics.boundingRect(room, flags, self.text()).height(),
+            metrics.boundingRect(room, flags, self._reserve).height(),
         )
-        return max(base, box.height() + down)
 
 
 class TheoryPanel(QWidget):
@@ -534,6 +537,7 @@ class TheoryPanel(QWidget):
         )
         self.radius = ValueLabel("radiusValue", "R = max ‖xᵢ‖" + space)
         self.bound_label = QLabel("Bound R²/γ*²", objectName="boundLabel")
+        self.bound_label.setWordWrap(True)  # "Perceptron's bound" may take two lines
         self.bound = ValueLabel(
             "boundValue",
             "Block–Novikoff: from w₀ = 0 the perceptron "
@@ -572,7 +576,7 @@ class TheoryPanel(QWidget):
             "mistakes": QLabel("Mistakes k"),
             "trial": QLabel("Trial"),
             "epoch": QLabel("Epoch"),
-            "weights": QLabel("w"),
+            "weights": QLabel("w ="),
         }
         form.addRow(self.labels["gamma"], self.gamma)
         form.addRow(self.labels["margin"], self.margin)
@@ -584,21 +588,26 @@ class TheoryPanel(QWidget):
         mistakes_layout.addWidget(self.mistakes)
         mistakes_layout.addWidget(self.mistakes_bar, 1)
         form.addRow(self.labels["mistakes"], mistakes_row)
-        self.gauge_row = self.gauge  # the gauge: "k of at most B", full width
-        form.addRow(self.gauge)
+        form.addRow(self.gauge)  # "k of at most B", the whole width
         form.addRow(self.gauge_note)
         form.addRow(self.labels["trial"], self.trial)
         form.addRow(self.labels["epoch"], self.epoch)
-        form.addRow(self.labels["weights"], self.weights)
-        self.adaline_label = QLabel("Adaline")
+        # w gets the panel's whole width: its three numbers then wrap less.
+        weights_row = QWidget()
+        weights_layout = QHBoxLayout(weights_row)
+        weights_layout.setContentsMargins(0, 0, 0, 0)
+        self.labels["weights"].setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        weights_layout.addWidget(self.labels["weights"], 0, Qt.AlignmentFlag.AlignTop)
+        weights_layout.addWidget(self.weights, 1)
+        form.addRow(weights_row)
         self.adaline = ValueLabel(
             "adalineValue",
             "Least squares and the stable learning rates: online η < 2/R², batch η < 2/λ_max(XᵀX)",
-            "w_LS = (-8.888e-88, -8.888e-88, -8.888e-88) "
+            "Adaline: w_LS = (-8.888e-88, -8.888e-88, -8.888e-88)\n"
             "stable: online η < 8.888e-88, batch η < 8.888e-88",
             wrap=True,
         )
-        form.addRow(self.adaline_label, self.adaline)
+        form.addRow(self.adaline)  # the whole width: it is long
         layout.addWidget(theory)
         # Under the numbers, so a longer or shorter status never moves them.
         self.status = QLabel(objectName="statusValue")
@@ -633,7 +642,7 @@ class TheoryPanel(QWidget):
         self.radius.setText(format_number(r.radius))
         novikoff = frame.rule.bound == "novikoff"
         if not novikoff:
-            self.bound_label.setText("Perceptron's R²/γ*²")
+            self.bound_label.setText("Perceptron's bound")
         elif frame.bound_is_general:
             self.bound_label.setText("Bound from w₀")
         else:
@@ -646,24 +655,25 @@ class TheoryPanel(QWidget):
         self._hold_room(frame)
         self.weights.setText(format_vector(s.weights))
         adaline = frame.adaline
-        self.adaline_label.setVisible(adaline is not None)
         self.adaline.setVisible(adaline is not None)
         if adaline is not None:
             self.adaline.setText(
-                f"w_LS = ({format_vector(adaline.least_squares, 4)})<br>"
-                f"stable: online η &lt; {format_number(adaline.online_rate_limit, 4)}, "
-                f"batch η &lt; {format_number(adaline.batch_rate_limit, 4)}"
+                f"Adaline: w_LS = ({format_vector(adaline.least_squares, 4)})\n"
+                f"stable: online η < {format_number(adaline.online_rate_limit, 4)}, "
+                f"batch η < {format_number(adaline.batch_rate_limit, 4)}"
             )
         status = frame.status + (f" {frame.boundary_note}" if frame.boundary_note else "")
         self.status.setText(status)
         alarming = s.diverged or (not r.separable and len(frame.dataset) > 0)
-        self.status.setStyleSheet(
+        sheet = (
             "color: #B03000; font-weight: bold;"
             if alarming
             else "color: #1A5E20;"
             if s.converged
             else ""
         )
+        if sheet != self.status.styleSheet():  # a new style sheet re-polishes the label
+            self.status.setStyleSheet(sheet)
 
     def _hold_room(self, frame: Frame) -> None:
         """Keep w's and the gauge's room for their longest text in this run: they grow when
@@ -685,7 +695,7 @@ class TheoryPanel(QWidget):
         s = frame.snapshot
         bound = frame.mistake_bound
         applies = bound is not None and len(frame.dataset) > 0
-        self.gauge_row.setVisible(applies)
+        self.gauge.setVisible(applies)
         self.mistakes_bar.setVisible(applies)
         self.gauge_note.setVisible(not applies)
         if not applies:

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidge
 
 from simulator.engine import Dataset, FeatureMap, InputLine
 from simulator.ui import style
+from simulator.ui.arrow_item import VectorItem
 from simulator.ui.frame import Frame
 from simulator.ui.legend_item import LegendBox, LegendEntry
 from simulator.ui.plot_geometry import (
@@ -97,11 +98,6 @@ def _line_geometry(line: InputLine) -> tuple[np.ndarray, float] | None:
     if not np.all(np.isfinite(point)):
         return None
     return point, math.degrees(math.atan2(normal[1], normal[0])) + 90.0
-
-
-def _arrow_angle(direction: np.ndarray) -> float:
-    """pyqtgraph's ArrowItem angle (screen space, 0 points left) for a data direction."""
-    return 180.0 - math.degrees(math.atan2(direction[1], direction[0]))
 
 
 class _EditViewBox(pg.ViewBox):
@@ -167,7 +163,6 @@ class PlotView(pg.PlotWidget):
         self._legend_key: tuple[object, ...] | None = None
         self._detail: tuple[float, bool] | None = None
         self._drawn: dict[int, InputLine | None] = {}
-        self._head_angle: float | None = None
         self._axis_names: tuple[str, ...] | None = None
 
         item = self.getPlotItem()
@@ -198,13 +193,9 @@ class PlotView(pg.PlotWidget):
         self._current = GlyphLayer(style.disc(), point_size)
         self._selection = GlyphLayer(style.square(), point_size)
         self._ghost = GlyphLayer(style.disc(), point_size)
-        self._previous_arrow = pg.PlotCurveItem()
-        self._arrow_halo = pg.PlotCurveItem()
-        self._arrow_shaft = pg.PlotCurveItem()
-        self._arrow_head = pg.ArrowItem(tailLen=0)
-        self._arrow_label = pg.TextItem("w", color=style.WEIGHT, anchor=(0, 1))
-        self._edge_arrow = pg.ArrowItem()
-        self._edge_label = pg.TextItem("boundary", color=style.BOUNDARY, anchor=(0.5, 0.5))
+        self._previous_arrow = VectorItem(style.PREVIOUS)
+        self._w_arrow = VectorItem(style.WEIGHT, "w")
+        self._edge_marker = VectorItem(style.BOUNDARY, "boundary")
         self._hint = pg.TextItem(
             "Left click: a +1 point    Right click: a −1 point", color="#777777", anchor=(0.5, 0.5)
         )
@@ -219,9 +210,9 @@ class PlotView(pg.PlotWidget):
                 (self._radius, *self._band),
                 (self._separator, self._previous, self._previous_arrow, self._least_squares),
                 (self._boundary,),
-                (self._arrow_halo, self._arrow_shaft, self._arrow_head, self._arrow_label),
+                (self._w_arrow,),
                 (self._selection, self._current, self._ghost),
-                (self._hint, self._edge_arrow, self._edge_label),
+                (self._hint, self._edge_marker),
             )
         ):
             for graphic in graphics:
@@ -242,6 +233,7 @@ class PlotView(pg.PlotWidget):
             item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
         self.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
         item.vb.sigRangeChanged.connect(self._on_range_changed)
+        item.vb.sigResized.connect(self._fit_legend)
         self._apply_style()
         self._hide_geometry()
 
@@ -271,38 +263,17 @@ class PlotView(pg.PlotWidget):
             )
         )
         self._boundary.setPen(_pen(style.BOUNDARY, 3 * k, style.BOUNDARY_DASH))
-        self._previous_arrow.setPen(_pen(style.PREVIOUS, 2 * k, style.PREVIOUS_DASH))
-        self._arrow_halo.setPen(_pen(QColor("#FFFFFF"), 4 * k + 4))
-        self._arrow_shaft.setPen(_pen(style.WEIGHT, 4 * k))
-        self._head_angle = None
-        self._arrow_head.setStyle(
-            headLen=20 * k,
-            tipAngle=34,
-            tailLen=0,
-            pen=pg.mkPen("#FFFFFF", width=1.5),
-            brush=pg.mkBrush(style.WEIGHT),
+        self._previous_arrow.set_style(
+            width=2 * k, head=14 * k, font_px=0, halo=False, dash=style.PREVIOUS_DASH
         )
-        label_font = QFont()
-        label_font.setPixelSize(round(17 * k))
-        label_font.setBold(True)
-        self._arrow_label.setFont(label_font)
-        self._edge_arrow.setStyle(
-            headLen=16 * k,
-            tipAngle=40,
-            tailLen=18 * k,
-            tailWidth=4 * k,
-            pen=None,
-            brush=pg.mkBrush(style.BOUNDARY),
-        )
-        edge_font = QFont()
-        edge_font.setPixelSize(round(14 * k))
-        self._edge_label.setFont(edge_font)
+        self._w_arrow.set_style(width=4 * k, head=20 * k, font_px=round(17 * k))
+        self._edge_marker.set_style(width=4 * k, head=16 * k, font_px=round(14 * k), bold=False)
         hint_font = QFont()
         hint_font.setPixelSize(round(18 * k))
         self._hint.setFont(hint_font)
         self._current_styles = {
-            False: (style.disc(), 2.4 * size, _pen(style.HIGHLIGHT, 3.5 * k)),
-            True: (style.diamond(), 2.6 * size, _pen(style.HIGHLIGHT, 4.5 * k)),
+            False: (style.disc(), 2.2 * size, _pen(style.HIGHLIGHT, 3.5 * k)),
+            True: (style.diamond(), 2.3 * size, _pen(style.HIGHLIGHT, 4.5 * k)),
         }
         self._current.set_style(brush=QColor(230, 159, 0, 60))
         self._paint_current_style(False)
@@ -479,13 +450,9 @@ class PlotView(pg.PlotWidget):
             *self._band,
             self._least_squares,
             self._radius,
-            self._arrow_halo,
-            self._arrow_shaft,
-            self._arrow_head,
-            self._arrow_label,
+            self._w_arrow,
             self._previous_arrow,
-            self._edge_arrow,
-            self._edge_label,
+            self._edge_marker,
             self._shade_positive,
             self._shade_negative,
         ):
@@ -573,76 +540,41 @@ class PlotView(pg.PlotWidget):
 
     def arrow(self) -> tuple[np.ndarray, np.ndarray] | None:
         """w's arrow as drawn: (start, end) in data coordinates, or None if not shown."""
-        if not self._arrow_shaft.isVisible():
-            return None
-        x, y = self._arrow_shaft.getData()
-        return np.array([x[0], y[0]]), np.array([x[1], y[1]])
+        return self._w_arrow.ends() if self._w_arrow.isVisible() else None
 
     def edge_marker(self) -> np.ndarray | None:
-        """Where the marker pointing to an off-view boundary sits (None: not shown)."""
-        if not self._edge_arrow.isVisible():
-            return None
-        pos = self._edge_arrow.pos()
-        return np.array([pos.x(), pos.y()])
+        """Where the marker pointing to an off-view boundary has its tip (None: not shown)."""
+        ends = self._edge_marker.ends()
+        return ends[1] if ends is not None and self._edge_marker.isVisible() else None
 
     def _place_arrow(self) -> None:
         """w's arrow on the visible boundary, or a marker pointing to a boundary off view."""
         frame = self._frame
-        for graphic in (
-            self._arrow_halo,
-            self._arrow_shaft,
-            self._arrow_head,
-            self._arrow_label,
-            self._previous_arrow,
-            self._edge_arrow,
-            self._edge_label,
-        ):
-            graphic.hide()
-        if frame is None or frame.boundary is None:
-            return
-        view = self.drawing_box()
-        length = self.arrow_length(frame.boundary, self.view_box())
-        placed = arrow_placement(frame.boundary, view, length, shorten=not self._true_length)
-        if placed is None:
-            self._place_edge_marker(frame.boundary, view)
-            return
-        start, end = placed
-        for shaft in (self._arrow_halo, self._arrow_shaft):
-            shaft.setData([start[0], end[0]], [start[1], end[1]])
-            shaft.show()
-        direction = end - start
-        self._arrow_head.setPos(QPointF(float(end[0]), float(end[1])))
-        angle = _arrow_angle(direction)
-        if angle != self._head_angle:  # setStyle rebuilds the head's path
-            self._head_angle = angle
-            self._arrow_head.setStyle(angle=angle)
-        self._arrow_head.show()
-        self._arrow_label.setPos(QPointF(float(end[0]), float(end[1])))
-        self._arrow_label.show()
-        previous = frame.previous_boundary
-        if previous is not None:
-            before = arrow_placement(
-                previous, view, self.arrow_length(previous, view), shorten=not self._true_length
-            )
-            if before is not None:
-                a, b = before
-                self._previous_arrow.setData([a[0], b[0]], [a[1], b[1]])
-                self._previous_arrow.show()
-
-    def _place_edge_marker(self, line: InputLine, view: Box) -> None:
-        marker = edge_marker(line, view)
-        if marker is None:
-            return
-        point, direction = marker
-        self._edge_arrow.setPos(QPointF(float(point[0]), float(point[1])))
-        self._edge_arrow.setStyle(angle=_arrow_angle(direction))
-        self._edge_arrow.show()
-        px, py = self.getPlotItem().vb.viewPixelSize()
-        back = 48 * self.line_scale  # pixels from the tip, behind the arrow
-        label = point - direction * np.array([back * px, back * py])
-        self._edge_label.setPos(QPointF(float(label[0]), float(label[1])))
-        self._edge_label.setAnchor((0.5 + 0.5 * direction[0], 0.5 - 0.5 * direction[1]))
-        self._edge_label.show()
+        shown: set[VectorItem] = set()
+        if frame is not None and frame.boundary is not None:
+            view = self.drawing_box()
+            length = self.arrow_length(frame.boundary, self.view_box())
+            shorten = not self._true_length
+            placed = arrow_placement(frame.boundary, view, length, shorten=shorten)
+            if placed is None:
+                marker = edge_marker(frame.boundary, view)
+                if marker is not None:
+                    self._edge_marker.set_pointer(*marker, tail_px=22 * self.line_scale)
+                    shown.add(self._edge_marker)
+            else:
+                self._w_arrow.set_vector(*placed)
+                shown.add(self._w_arrow)
+                previous = frame.previous_boundary
+                if previous is not None:
+                    before = arrow_placement(
+                        previous, view, self.arrow_length(previous, view), shorten=shorten
+                    )
+                    if before is not None:
+                        self._previous_arrow.set_vector(*before)
+                        shown.add(self._previous_arrow)
+        for item in (self._w_arrow, self._previous_arrow, self._edge_marker):
+            if item.isVisible() != (item in shown):
+                item.setVisible(item in shown)
 
     def _place_shading(self) -> None:
         frame = self._frame
@@ -684,23 +616,21 @@ class PlotView(pg.PlotWidget):
         k, size = self.line_scale, min(self.point_size, 20.0)
         entries = [
             LegendEntry(
-                "classes +1, −1",
+                "+1, −1",
                 glyphs=(
                     render_glyph(style.positive_symbol(), size, None, QBrush(style.POSITIVE)),
                     render_glyph(style.negative_symbol(), size, None, QBrush(style.NEGATIVE)),
                 ),
             ),
             LegendEntry("boundary w·x = θ", pen=_pen(style.BOUNDARY, 3 * k)),
-            LegendEntry("w, normal to it", arrow=style.WEIGHT),
-            LegendEntry(
-                "before the last update", pen=_pen(style.PREVIOUS, 2 * k, style.PREVIOUS_DASH)
-            ),
+            LegendEntry("w (normal)", arrow=style.WEIGHT),
+            LegendEntry("before the update", pen=_pen(style.PREVIOUS, 2 * k, style.PREVIOUS_DASH)),
             LegendEntry(
                 "misclassified",
                 glyphs=(render_glyph(style.disc(), 1.2 * size, self._ring_pen, None),),
             ),
             LegendEntry(
-                "this trial: right, mistake",
+                "this trial: right / mistake",
                 glyphs=(
                     render_glyph(style.disc(), 1.1 * size, _pen(style.HIGHLIGHT, 2.5 * k), None),
                     render_glyph(style.diamond(), 1.1 * size, _pen(style.HIGHLIGHT, 3 * k), None),
@@ -736,6 +666,12 @@ class PlotView(pg.PlotWidget):
             entries.append(LegendEntry("s > 0: predicts +1", swatch=style.POSITIVE_REGION))
             entries.append(LegendEntry("s < 0: predicts −1", swatch=style.NEGATIVE_REGION))
         self._legend.set_entries(tuple(entries), pixel_size=16 if self._presentation else 13)
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        width = self.getPlotItem().vb.width()
+        if width > 0 and self.isVisible():  # not while the view is being torn down
+            self._legend.fit_width(width - 16)
 
     def legend_band(self) -> float:
         """The share of the plot's height the legend takes at the top (0 when hidden)."""

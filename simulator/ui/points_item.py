@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 __all__ = ["NUMBERS_LIMIT", "GlyphLayer", "NumberLayer", "render_glyph"]
 
-NUMBERS_LIMIT = 60  # numbers are for hand-built examples; past this they are only ink
+NUMBERS_LIMIT = 30  # numbers are for hand-built examples; past this they are only ink
 _FRAGMENT_FIELDS = (
     10  # QPainter::PixmapFragment: x, y, sx, sy, sw, sh, scaleX, scaleY, rot, opacity
 )

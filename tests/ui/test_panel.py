@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
+from tests.helpers.views import plot_views
 
 
 def number(label):
@@ -75,7 +76,7 @@ def test_bound_label_says_whose_bound_it_is(window):
     window.controller.set_dataset(load_preset("or"))
     assert window.theory.bound_label.text() == "Bound R²/γ*²"
     window.controller.update_settings(algorithm="balanced-winnow")
-    assert window.theory.bound_label.text() == "Perceptron's R²/γ*²"
+    assert window.theory.bound_label.text() == "Perceptron's bound"
     assert float(window.theory.bound.text()) == pytest.approx(27.0)
 
 
@@ -186,18 +187,14 @@ def test_empty_data_shows_undefined_numbers(window):
     assert not window.plot._hint.isVisible()
 
 
-def _calls_to_repaint_mistakes(qtbot, n):
+def _calls_to_repaint_mistakes(view, n):
     """Python-level calls made by the plot to show a frame whose mistakes changed."""
     import sys
 
     from simulator.engine.presets import noisy
-    from simulator.ui.plot_view import PlotView
-
-    view = PlotView()
-    qtbot.addWidget(view)
-    sim = Simulation(noisy(n=n, seed=2))
     from simulator.ui.frame import build_frame
 
+    sim = Simulation(noisy(n=n, seed=2))
     view.show_frame(build_frame(sim))
     sim.run(50, until_converged=False)
     frame = build_frame(sim)
@@ -218,8 +215,9 @@ def _calls_to_repaint_mistakes(qtbot, n):
 
 
 @pytest.mark.parametrize("sizes", [(300, 1_500), (3_000, 30_000)])
-def test_recolouring_builds_no_per_point_python_objects(qtbot, sizes):
-    small, large = (_calls_to_repaint_mistakes(qtbot, n) for n in sizes)
+def test_recolouring_builds_no_per_point_python_objects(sizes):
+    with plot_views() as make:
+        small, large = (_calls_to_repaint_mistakes(make(), n) for n in sizes)
     # Five times the points, the same Python work (give or take a branch, such as whether
     # the last trial left a ghost arrow); per-point work would add thousands of calls.
     assert abs(large - small) <= 30, (small, large)

@@ -7,14 +7,14 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
 
 from simulator.engine import Dataset, FeatureMap, Settings, Simulation, load_preset
 from simulator.ui import style
 from simulator.ui.frame import build_frame
 from simulator.ui.plot_geometry import ARROW_FRACTION, Box, line_in_sight, snap
-from simulator.ui.plot_view import PlotView
 from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer
+from tests.helpers.views import plot_views
 from tests.ui.conftest import click, view_pos
 
 
@@ -42,48 +42,48 @@ def steps(window, count):
 
 
 def test_glyph_layer_paints_each_shown_point_where_the_painter_maps_it(qtbot):
-    view = PlotView()
-    qtbot.addWidget(view)
-    view.resize(400, 400)
-    view.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)
-    points = np.array([[2.0, 2.0], [5.0, 7.0], [8.0, 3.0]])
-    layer = GlyphLayer(style.disc(), 14, None, QColor("#FF0000"))
-    layer.set_points(points)
-    view.getPlotItem().addItem(layer, ignoreBounds=True)
-    layer.set_mask(np.array([True, False, True]))
-    view.show()
-    qtbot.waitExposed(view)
-    image = view.grab().toImage()
-    ratio = image.devicePixelRatio()
+    with plot_views() as make:
+        view = make()
+        view.resize(400, 400)
+        view.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)
+        points = np.array([[2.0, 2.0], [5.0, 7.0], [8.0, 3.0]])
+        layer = GlyphLayer(style.disc(), 14, None, QColor("#FF0000"))
+        layer.set_points(points)
+        view.getPlotItem().addItem(layer, ignoreBounds=True)
+        layer.set_mask(np.array([True, False, True]))
+        view.show()
+        qtbot.waitExposed(view)
+        image = view.grab().toImage()
+        ratio = image.devicePixelRatio()
 
-    def colour_at(x, y):
-        pos = view_pos(view, x, y)
-        return QColor(image.pixel(round(pos.x() * ratio), round(pos.y() * ratio)))
+        def colour_at(x, y):
+            pos = view_pos(view, x, y)
+            return QColor(image.pixel(round(pos.x() * ratio), round(pos.y() * ratio)))
 
-    assert colour_at(2, 2) == QColor("#FF0000") and colour_at(8, 3) == QColor("#FF0000")
-    assert colour_at(5, 7) != QColor("#FF0000")  # masked out
-    assert colour_at(5, 5) != QColor("#FF0000")  # nothing there
-    np.testing.assert_array_equal(layer.shown_points(), points[[0, 2]])
+        assert colour_at(2, 2) == QColor("#FF0000") and colour_at(8, 3) == QColor("#FF0000")
+        assert colour_at(5, 7) != QColor("#FF0000")  # masked out
+        assert colour_at(5, 5) != QColor("#FF0000")  # nothing there
+        np.testing.assert_array_equal(layer.shown_points(), points[[0, 2]])
 
 
 def test_glyph_layer_draws_into_any_painter_device(qtbot):
     """Offscreen rendering (the exporter's path) paints the same glyphs."""
-    view = PlotView()
-    qtbot.addWidget(view)
-    view.resize(300, 300)
-    view.show()
-    qtbot.waitExposed(view)
-    view.show_frame(build_frame(Simulation(Dataset([[0.0, 0.0]], [-1]))))
-    view.setRange(xRange=(-1, 1), yRange=(-1, 1), padding=0)
-    image = QImage(300, 300, QImage.Format.Format_RGB32)
-    image.fill(QColor("#FFFFFF"))
-    painter = QPainter(image)
-    view.render(painter)
-    painter.end()
-    centre = view_pos(view, 0.0, 0.0)
-    # Above the minus bar the −1 square is solid vermillion; far from it, background.
-    assert QColor(image.pixel(round(centre.x()), round(centre.y()) - 6)) == style.NEGATIVE
-    assert QColor(image.pixel(round(centre.x()) + 40, round(centre.y()) - 40)) != style.NEGATIVE
+    with plot_views() as make:
+        view = make()
+        view.resize(300, 300)
+        view.show()
+        qtbot.waitExposed(view)
+        view.show_frame(build_frame(Simulation(Dataset([[0.0, 0.0]], [-1]))))
+        view.setRange(xRange=(-1, 1), yRange=(-1, 1), padding=0)
+        image = QImage(300, 300, QImage.Format.Format_RGB32)
+        image.fill(QColor("#FFFFFF"))
+        painter = QPainter(image)
+        view.render(painter)
+        painter.end()
+        centre = view_pos(view, 0.0, 0.0)
+        # Above the minus bar the −1 square is solid vermillion; far from it, background.
+        assert QColor(image.pixel(round(centre.x()), round(centre.y()) - 6)) == style.NEGATIVE
+        assert QColor(image.pixel(round(centre.x()) + 40, round(centre.y()) - 40)) != style.NEGATIVE
 
 
 def test_the_class_layers_and_mistakes_show_the_data(window):
@@ -215,7 +215,8 @@ def test_points_are_numbered_from_1_on_the_plot_and_in_the_explanation(window):
     window.numbers_action.setChecked(False)
     assert len(window.plot.numbered_points()) == 0
     window.numbers_action.setChecked(True)
-    many = Dataset(np.random.default_rng(0).normal(size=(NUMBERS_LIMIT + 1, 2)), [1] * 61)
+    count = NUMBERS_LIMIT + 1
+    many = Dataset(np.random.default_rng(0).normal(size=(count, 2)), [1] * count)
     window.controller.set_dataset(many)
     assert len(window.plot.numbered_points()) == 0  # too many to read
 
@@ -230,7 +231,7 @@ def test_axes_carry_the_column_names(window):
 def test_the_legend_names_what_is_drawn(window):
     window.controller.set_dataset(load_preset("or"))
     texts = window.plot.legend_texts()
-    for name in ("boundary w·x = θ", "w, normal to it", "before the last update", "misclassified"):
+    for name in ("boundary w·x = θ", "w (normal)", "before the update", "misclassified"):
         assert name in texts
     assert not any("separator" in t for t in texts)
     window.separator_action.setChecked(True)
@@ -338,17 +339,15 @@ def test_w_at_true_length(window):
 
 
 def test_presentation_thickens_lines_and_glyphs_and_enlarges_ticks(qtbot):
-    view = PlotView()
-    qtbot.addWidget(view)
-    view.show_frame(build_frame(Simulation(load_preset("or"))))
-    normal = (view.line_scale, view.point_size)
-    view.set_presentation(True)
-    assert view.line_scale > normal[0] and view.point_size > normal[1]
-    from PySide6.QtGui import QFontInfo
-
-    assert QFontInfo(view.tick_font()).pixelSize() >= 18
-    view.set_presentation(False)
-    assert (view.line_scale, view.point_size) == normal
+    with plot_views() as make:
+        view = make()
+        view.show_frame(build_frame(Simulation(load_preset("or"))))
+        normal = (view.line_scale, view.point_size)
+        view.set_presentation(True)
+        assert view.line_scale > normal[0] and view.point_size > normal[1]
+        assert QFontInfo(view.tick_font()).pixelSize() >= 18
+        view.set_presentation(False)
+        assert (view.line_scale, view.point_size) == normal
 
 
 def test_boxes():
