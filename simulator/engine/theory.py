@@ -2,42 +2,62 @@
 
 - R = maxᵢ |xᵢ|.
 - γ* = max over unit u of minᵢ yᵢ u·xᵢ, the best margin of a separator through the origin
-  of feature space. When the data are separable it equals the distance from the origin
-  to the convex hull of {yᵢ xᵢ}, found exactly by Wolfe's minimum-norm-point algorithm
-  (P. Wolfe, "Finding the nearest point in a polytope", Math. Programming 11, 1976), a
-  finite active-set method. When the origin lies in the hull the data are not separable
-  and γ* <= 0: it is minus the distance from the origin to the hull's boundary, which we
-  compute from the hull's facets (Qhull via SciPy) when the feature space has at most 8
-  dimensions; beyond that γ* is reported as nan, "undefined".
+  of feature space. When the data are separable it is the distance from the origin to the
+  convex hull of the zᵢ = yᵢ xᵢ, found by Wolfe's minimum-norm-point algorithm (P. Wolfe,
+  "Finding the nearest point in a polytope", Math. Programming 11, 1976), a finite
+  active-set method. When the origin lies in the hull the data are not separable and
+  γ* <= 0: minus the distance from the origin to the hull's boundary, from the hull's facets
+  (Qhull via SciPy) when the feature space has at most 8 dimensions; beyond that γ* is nan,
+  "undefined". It is 0 when the points span less than the whole feature space.
 - Block–Novikoff: from w₀ = 0 the perceptron makes k <= R²/γ*² mistakes. From any w₀,
   w₀·u + kηγ <= sqrt(|w₀|² + kη²R²), solved for the largest k.
 - Winnow on boolean r-of-n disjunctions (α = 2, θ = n, w₀ = 1): k <= 2 + 3r(1 + log₂ n).
 - Adaline: the least-squares w_LS and the stable learning rates
   (online η < 2/R², batch η < 2/λ_max(XᵀX)).
+
+Exactness. The nearest point p of conv{zᵢ} is the nearest point of the affine hull of a few
+zᵢ (its support) with positive weights, and it proves itself: z·p >= |p|² for every z.
+Floating point proposes a support fast; its weights and p are then solved exactly over
+the rationals (floats are rationals), and z·p >= |p|² is checked for every point in
+floating point with a rigorous error bound, the few points too close to call exactly. A
+point that fails joins the support and the exact iteration goes on. So γ* = |p| is exact
+up to its final rounding at any scale, and separable iff γ* > 0 without exception; the
+same proof picks the facet that gives a negative γ*. This runs for up to 64 features;
+beyond, the floating-point answer is checked by its duality gap (1e-9) and solved exactly
+only when that check fails.
+
+Warm start. After an edit, `margin_report_for(X, y, previous)` first checks whether the
+previous support is still there and still proves itself (one pass over the data), and
+otherwise resumes Wolfe's iteration from the surviving support. The answer is the same as a
+cold solve: p is unique.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.spatial import ConvexHull, QhullError
 
 __all__ = [
     "AdalineReport",
     "MarginReport",
     "adaline_report",
     "general_mistake_bound",
-    "margin_of",
     "margin_report_for",
-    "min_norm_point",
     "monotone_disjunction",
     "signed_margin",
     "winnow_disjunction_bound",
 ]
 
 FloatArray = NDArray[np.float64]
+
+_UNIT_ROUNDOFF = 2.0**-53
+_EXACT_FEATURES = 64  # exact proof up to this many features (the support has at most 65 points)
+_HULL_FEATURES = 8  # Qhull's cost grows as n^(D/2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +68,17 @@ class MarginReport:
     radius: R = max |x|.
     bound: R²/γ*², the perceptron's mistake bound from w₀ = 0 (inf when not separable).
     separator: the optimal unit u (feature order), or None when not separable.
+    support, support_weights: the zᵢ = yᵢ xᵢ whose convex combination with these weights is
+        the hull's nearest point to the origin (the origin itself when not separable); what
+        a warm start after an edit reuses. Not part of equality: a tie can have two supports.
     """
 
     gamma: float
     radius: float
     bound: float
     separator: tuple[float, ...] | None
+    support: tuple[tuple[float, ...], ...] = field(default=(), compare=False, repr=False)
+    support_weights: tuple[float, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def separable(self) -> bool:
@@ -69,142 +94,394 @@ class AdalineReport:
     batch_rate_limit: float
 
 
-# -- γ* ------------------------------------------------------------------------------------
+# -- exact arithmetic on a few points ------------------------------------------------------
+
+
+def _integers(rows: FloatArray) -> tuple[list[list[int]], int]:
+    """Integers N and an exponent E with rows = N·2^E exactly."""
+    mantissas, exponents = np.frexp(rows)
+    ints = (mantissas * 2.0**53).astype(np.int64)  # exact: a double has 53 significant bits
+    shifts = exponents.astype(np.int64) - 53
+    nonzero = ints != 0
+    exponent = int(shifts[nonzero].min()) if nonzero.any() else 0
+    shifts = np.where(nonzero, shifts - exponent, 0)
+    return [
+        [int(m) << int(s) for m, s in zip(row_m, row_s, strict=True)]
+        for row_m, row_s in zip(ints.tolist(), shifts.tolist(), strict=True)
+    ], exponent
+
+
+def _dot(a: list[int], b: list[int]) -> int:
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+def _exact_affine(rows: FloatArray) -> tuple[list[Fraction], list[Fraction]] | None:
+    """(α, p): the point p = Σ αᵢ rowᵢ (Σα = 1) of the rows' affine hull nearest the origin,
+    in exact rational arithmetic; None when the rows are affinely dependent.
+
+    p = P₀ + Σ βⱼ (Pⱼ − P₀) with (Pᵢ − P₀)·p = 0: a small Gram system, solved exactly.
+    """
+    ints, exponent = _integers(rows)
+    first = ints[0]
+    differences = [[b - a for a, b in zip(first, row, strict=True)] for row in ints[1:]]
+    m = len(differences)
+    system = [
+        [Fraction(_dot(differences[i], differences[j])) for j in range(m)]
+        + [Fraction(-_dot(differences[i], first))]
+        for i in range(m)
+    ]
+    for c in range(m):  # the Gram matrix is positive semidefinite: a zero pivot is singular
+        pivot = system[c][c]
+        if pivot == 0:
+            return None
+        for r in range(c + 1, m):
+            factor = system[r][c] / pivot
+            if factor:
+                row, top = system[r], system[c]
+                for j in range(c, m + 1):
+                    row[j] -= factor * top[j]
+    beta = [Fraction(0)] * m
+    for c in range(m - 1, -1, -1):
+        total = system[c][m] - sum(system[c][j] * beta[j] for j in range(c + 1, m))
+        beta[c] = total / system[c][c]
+    alpha = [Fraction(1) - sum(beta, Fraction(0)), *beta]
+    scale = Fraction(2) ** exponent
+    point = [
+        (first[j] + sum(b * d[j] for b, d in zip(beta, differences, strict=True))) * scale
+        for j in range(len(first))
+    ]
+    return alpha, point
+
+
+def _sqrt(q: Fraction) -> float:
+    """√q for a rational q >= 0, correctly rounded."""
+    if q <= 0:
+        return 0.0
+    # Scale by 4^e so that the integer root has >= 60 bits; then a sticky bit rounds right.
+    e = max(0, (130 - (q.numerator.bit_length() - q.denominator.bit_length())) // 2)
+    scaled = q * 4**e
+    whole = scaled.numerator // scaled.denominator
+    root = math.isqrt(whole)
+    exact = scaled.denominator == 1 and root * root == whole
+    return float(Fraction(2 * root + (0 if exact else 1), 2 ** (e + 1)))
+
+
+def _exact_dot(z: list[float], p: list[Fraction]) -> Fraction:
+    return sum((Fraction(a) * b for a, b in zip(z, p, strict=True)), Fraction(0))
+
+
+# -- γ*: Wolfe's iteration -----------------------------------------------------------------
 
 
 def _affine_minimizer(P: FloatArray) -> FloatArray:
-    """Coefficients α (Σα = 1) of the point of minimum norm in the affine hull of P's rows.
+    """Weights α (Σα = 1) of the point of the rows' affine hull nearest the origin.
 
-    Solves [P Pᵀ 1; 1ᵀ 0] [α; μ] = [0; 1], nonsingular for affinely independent rows.
+    Least squares on the differences, p = P₀ + Σ βⱼ (Pⱼ − P₀) with |p| least: its condition
+    is that of the differences, where the normal equations [PPᵀ 1; 1ᵀ 0] square it.
     """
-    m = P.shape[0]
-    A = np.empty((m + 1, m + 1))
-    A[:m, :m] = P @ P.T
-    A[:m, m] = 1.0
-    A[m, :m] = 1.0
-    A[m, m] = 0.0
-    b = np.zeros(m + 1)
-    b[m] = 1.0
+    if P.shape[0] == 1:
+        return np.ones(1)
+    beta = np.linalg.lstsq((P[1:] - P[0]).T, -P[0], rcond=None)[0]
+    return np.concatenate(([1.0 - beta.sum()], beta))
+
+
+def _float_wolfe(
+    Z: FloatArray, radius: float, corral: list[int], weights: FloatArray, max_iterations: int
+) -> tuple[list[int], FloatArray, str]:
+    """Wolfe's iteration in floating point from `corral` with `weights`.
+
+    Returns the last corral, its weights and "optimal", "origin" (the hull seems to hold
+    the origin) or "unfinished". Fast, not a proof: `_exact_wolfe` proves or continues it.
+    """
+    eps = 1e-15
+    x = weights @ Z[corral]
+    last = corral, weights  # positive weights: a valid start for the exact iteration
     try:
-        solution: FloatArray = np.linalg.solve(A, b)[:m]
-    except np.linalg.LinAlgError:  # dependent rows (by rounding): the least-squares answer
-        solution = np.linalg.lstsq(A, b, rcond=None)[0][:m]
-    return solution
+        for _ in range(max_iterations):
+            last = corral, weights
+            xx = float(x @ x)
+            if xx <= (1e-12 * radius) ** 2:
+                return corral, weights, "origin"
+            projections = Z @ x
+            j = int(np.argmin(projections))
+            # Optimal when no point lies beyond the plane through x normal to x. A corral
+            # point (or a duplicate) projects to |x|² and re-enters only by rounding.
+            if projections[j] >= xx - 1e-14 * math.sqrt(xx) * radius or any(
+                np.array_equal(Z[c], Z[j]) for c in corral
+            ):
+                return corral, weights, "optimal"
+            corral = [*corral, j]
+            weights = np.append(weights, 0.0)
+            while True:  # minor cycle: toward the affine minimizer, dropping points on the way
+                P = Z[corral]
+                alpha = _affine_minimizer(P / radius)  # solved at unit scale
+                if alpha.min() > eps:
+                    weights = alpha
+                    x = alpha @ P
+                    break
+                negative = alpha <= eps
+                gaps = weights[negative] - alpha[negative]
+                if not np.all(gaps > 0):  # rounding broke Wolfe's invariants
+                    return *last, "unfinished"
+                theta = float(np.min(weights[negative] / gaps))
+                weights = theta * alpha + (1.0 - theta) * weights
+                keep = weights > eps
+                corral = [c for c, k in zip(corral, keep.tolist(), strict=True) if k]
+                weights = weights[keep] / weights[keep].sum()
+                x = weights @ Z[corral]
+                if len(corral) == 1:
+                    break
+    except (np.linalg.LinAlgError, ArithmeticError, ValueError):
+        pass
+    return *last, "unfinished"
 
 
-def min_norm_point(
-    Z: FloatArray, *, norms: FloatArray | None = None, max_iterations: int = 10_000
-) -> tuple[FloatArray, bool, float]:
-    """The point p of conv(rows of Z) nearest the origin, by Wolfe's algorithm.
+def _violator(Z: FloatArray, radius: float, p: list[Fraction], square: Fraction) -> int | None:
+    """A row z with z·p < |p|² (the most violating one by floating point), or None.
 
-    Returns (p, contains_origin, min_z z·p). The origin counts as inside the hull when p is
-    closer than 1e-12·max|z| (rounding cannot tell such a margin from none). `norms`, the
-    squared row norms, may be passed in when the caller has them.
+    A floating-point z·p of D terms, with p rounded, is within
+    (D + 3)·2⁻⁵³·|z||p| (+ underflow) of the exact value (Higham, Accuracy and Stability
+    of Numerical Algorithms, §3.1); rows inside twice that band are decided exactly.
     """
     D = Z.shape[1]
-    if norms is None:
-        norms = np.einsum("ij,ij->i", Z, Z)
-    scale = float(np.sqrt(np.max(norms)))
-    if scale == 0.0:
-        return np.zeros(D), True, 0.0
-    first = int(np.argmin(norms))
-    corral = [first]
-    lam = np.array([1.0])
-    x = Z[first].copy()
-    eps = 1e-15
-    for _ in range(max_iterations):
-        xx = float(x @ x)
-        if xx <= (1e-12 * scale) ** 2:
-            return np.zeros(D), True, 0.0
-        projections = Z @ x
-        j = int(np.argmin(projections))
-        lowest = float(projections[j])
-        # Optimal when no point lies beyond the plane through x normal to x. A corral point
-        # (or a duplicate of one) projects to |x|² and so never re-enters, except by
-        # rounding, which the second test catches: it would make the corral dependent.
-        if lowest >= xx - 1e-14 * math.sqrt(xx) * scale or any(
-            np.array_equal(Z[c], Z[j]) for c in corral
-        ):
-            return x, False, lowest
-        corral.append(j)
-        lam = np.append(lam, 0.0)
-        while True:  # minor cycle: move to the affine minimizer, dropping points on the way
-            P = Z[corral]
-            alpha = _affine_minimizer(P / scale)  # solved at unit scale
-            if alpha.min() > eps:
-                lam = alpha
-                x = alpha @ P
+    rounded = np.array([float(c) for c in p])
+    threshold = float(square)
+    scores = Z @ rounded
+    band = 2.0 * (D + 3) * _UNIT_ROUNDOFF * radius * float(np.linalg.norm(rounded))
+    band += D * 2.0**-1070
+    lowest = int(np.argmin(scores))
+    if scores[lowest] < threshold * (1.0 - 4 * _UNIT_ROUNDOFF) - band:
+        return lowest
+    close = np.flatnonzero(scores <= threshold * (1.0 + 4 * _UNIT_ROUNDOFF) + band)
+    for i in close[np.argsort(scores[close], kind="stable")].tolist():
+        if _exact_dot(Z[i].tolist(), p) < square:
+            return int(i)
+    return None
+
+
+def _exact_wolfe(
+    Z: FloatArray, radius: float, corral: list[int], weights: list[Fraction]
+) -> tuple[list[int], list[Fraction], list[Fraction]]:
+    """Wolfe's iteration with every corral solved exactly: (support, weights, p).
+
+    p is the exact point of conv(rows of Z) nearest the origin (all zeros iff the origin is
+    in the hull). The start needs positive weights summing to 1.
+    """
+    for _ in range(100_000):  # finite in exact arithmetic; the cap only guards the loop
+        while True:  # minor cycle
+            solved = _exact_affine(Z[corral])
+            if solved is None:  # a start from rounding can be dependent: keep its heaviest point
+                heaviest = max(range(len(corral)), key=weights.__getitem__)
+                corral, weights = [corral[heaviest]], [Fraction(1)]
+                continue
+            alpha, p = solved
+            if min(alpha) > 0:
+                weights = alpha
                 break
-            negative = alpha <= eps
-            theta = float(np.min(lam[negative] / (lam[negative] - alpha[negative])))
-            lam = theta * alpha + (1.0 - theta) * lam
-            keep = lam > eps
-            corral = [c for c, k in zip(corral, keep.tolist(), strict=True) if k]
-            lam = lam[keep] / lam[keep].sum()
-            x = lam @ Z[corral]
-            if len(corral) == 1:
-                break
-    raise RuntimeError("the minimum-norm-point iteration did not finish; please report this data")
+            theta = min(
+                (w / (w - a) for w, a in zip(weights, alpha, strict=True) if a <= 0 and w > a),
+                default=Fraction(0),
+            )
+            weights = [theta * a + (1 - theta) * w for w, a in zip(weights, alpha, strict=True)]
+            kept = [(c, w) for c, w in zip(corral, weights, strict=True) if w > 0]
+            corral, weights = [c for c, _ in kept], [w for _, w in kept]
+        square = sum((c * c for c in p), Fraction(0))
+        if square == 0:
+            return corral, weights, p
+        j = _violator(Z, radius, p, square)
+        if j is None or j in corral:
+            return corral, weights, p
+        corral = [*corral, j]
+        weights = [*weights, Fraction(0)]
+    return corral, weights, p
 
 
 def _negative_margin(Z: FloatArray) -> float:
     """γ* when the origin is in conv(Z): minus its distance to the hull's boundary.
 
-    0 when the hull is flat (Z spans a lower-dimensional space through the origin).
-    nan when it cannot be computed here (no SciPy, or more than 8 dimensions).
+    0 when the hull is flat (Z spans less than the feature space); nan beyond 8 dimensions.
+    The facets come from Qhull on columns scaled by powers of two (well conditioned, exact);
+    the nearest ones are then measured exactly.
     """
     D = Z.shape[1]
-    if np.linalg.matrix_rank(Z) < D:
-        return 0.0
     if D == 1:
-        return float(max(np.min(Z), -np.max(Z)))  # hull [a, b] with a < 0 < b
-    if D > 8:
-        return math.nan  # Qhull's cost grows as n^(D/2); report "undefined"
-    from scipy.spatial import ConvexHull, QhullError  # lazy: only for non-separable data
-
+        return float(max(np.min(Z), -np.max(Z))) + 0.0  # hull [a, b] with a <= 0 <= b
+    column_max = np.max(np.abs(Z), axis=0)
+    scales = np.ldexp(1.0, -np.frexp(column_max)[1])
+    W = Z * scales
+    if np.linalg.matrix_rank(W) < D:
+        return 0.0
+    if D > _HULL_FEATURES:
+        return math.nan
+    rows = _hull_candidates(W)
     try:
-        hull = ConvexHull(Z)
+        hull = ConvexHull(W[rows])
     except QhullError:
         return math.nan
-    # Qhull facets: unit normal n, offset c, with n·z + c <= 0 inside; the origin's
-    # distance to a facet's plane is -c, and the nearest facet gives the boundary.
-    return float(np.max(hull.equations[:, -1]))
+    # Qhull's facets: unit normal n', offset c', n'·w + c' <= 0 inside; as w = z ⊙ scales,
+    # the plane in z is (n' ⊙ scales)·z + c' = 0, at distance −c'/|n' ⊙ scales|.
+    normals = hull.equations[:, :-1] * scales
+    distances = -hull.equations[:, -1] / np.linalg.norm(normals, axis=1)
+    order = np.argsort(distances)
+    nearest = float(distances[order[0]])
+    window = nearest + 1e-6 * abs(nearest) + 1e-12 * float(np.max(column_max))
+    best: Fraction | None = None
+    for f in order[:64].tolist():
+        if distances[f] > window:
+            break
+        solved = _exact_affine(Z[rows[hull.simplices[f]]])
+        if solved is not None:
+            square = sum((c * c for c in solved[1]), Fraction(0))
+            best = square if best is None else min(best, square)
+    if best is None:
+        return -max(nearest, 0.0)
+    return -_sqrt(best) + 0.0
 
 
-def margin_report_for(X: FloatArray, y: NDArray[np.int8]) -> MarginReport:
-    """R, γ*, R²/γ*² and the optimal separator for feature vectors X with labels y."""
+def _hull_candidates(W: FloatArray) -> NDArray[np.intp]:
+    """Rows that can be vertices of conv(W).
+
+    With bias the first feature is y = ±1: each class lies in a hyperplane, and the hull's
+    vertices are among the vertices of each class's hull there, one dimension down (much
+    faster for Qhull than all the points on the hyperplanes' facets).
+    """
+    n, D = W.shape
+    everything = np.arange(n)
+    first = W[:, 0]
+    upper = first == first[0]
+    lower = np.flatnonzero(~upper)
+    if n <= 64 or lower.size == 0 or not np.all(first[lower] == first[lower[0]]):
+        return everything
+    keep = []
+    for group in (np.flatnonzero(upper), lower):
+        P = W[group, 1:]
+        if D == 2:
+            keep.append(group[[int(np.argmin(P)), int(np.argmax(P))]])
+            continue
+        try:
+            keep.append(group[ConvexHull(P).vertices] if len(group) > D else group)
+        except QhullError:  # flat within its hyperplane: keep the whole class
+            keep.append(group)
+    return np.unique(np.concatenate(keep))
+
+
+def _find_row(Z: FloatArray, row: tuple[float, ...]) -> int | None:
+    """The index of a row of Z equal to `row`, or None; O(n), narrowing column by column."""
+    candidates = np.flatnonzero(Z[:, -1] == row[-1])
+    for j in range(Z.shape[1] - 2, -1, -1):
+        if candidates.size == 0:
+            return None
+        candidates = candidates[Z[candidates, j] == row[j]]
+    return int(candidates[0]) if candidates.size else None
+
+
+def _warm_start(Z: FloatArray, previous: MarginReport | None) -> tuple[list[int], list[float]]:
+    """The previous support's rows still in Z, with their weights (empty if none is left)."""
+    if previous is None or not previous.support or len(previous.support[0]) != Z.shape[1]:
+        return [], []
+    corral: list[int] = []
+    weights: list[float] = []
+    for row, weight in zip(previous.support, previous.support_weights, strict=True):
+        i = _find_row(Z, row)
+        if i is not None and i not in corral and weight > 0:
+            corral.append(i)
+            weights.append(weight)
+    return corral, weights
+
+
+def margin_report_for(
+    X: FloatArray, y: NDArray[np.int8], previous: MarginReport | None = None
+) -> MarginReport:
+    """R, γ*, R²/γ*² and the optimal separator for feature vectors X with labels y.
+
+    `previous`, the report of the data before an edit, makes it a warm start (same result).
+    """
     if X.shape[0] == 0:
         return MarginReport(gamma=math.nan, radius=math.nan, bound=math.nan, separator=None)
-    Z = y[:, None] * X
+    Z = np.ascontiguousarray(y[:, None] * X, dtype=np.float64)
     norms = np.einsum("ij,ij->i", Z, Z)  # |z| = |x|, as y = ±1
     radius = float(np.sqrt(np.max(norms)))
-    p, contains_origin, lowest = min_norm_point(Z, norms=norms)
-    if contains_origin:
+    if radius == 0.0:  # every point at the origin
+        return MarginReport(gamma=0.0, radius=0.0, bound=math.inf, separator=None)
+    D = Z.shape[1]
+    corral, warm = _warm_start(Z, previous)
+    if corral:
+        weights = np.array(warm) / math.fsum(warm)
+        outcome = "warm"
+    else:
+        corral, weights = [int(np.argmin(norms))], np.ones(1)
+        corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D)
+    if D > _EXACT_FEATURES and outcome == "warm":
+        corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D)
+    if D > _EXACT_FEATURES and outcome in ("optimal", "origin"):
+        report = _float_report(Z, norms, radius, corral, weights, outcome)
+        if report is not None:
+            return report
+    total = math.fsum(weights.tolist())
+    start = [Fraction(w) / Fraction(total) for w in weights.tolist()]
+    support, exact_weights, p = _exact_wolfe(Z, radius, corral, start)
+    square = sum((c * c for c in p), Fraction(0))
+    rows = tuple(tuple(row) for row in Z[support].tolist())
+    kept = tuple(float(w) for w in exact_weights)
+    if square == 0:
         return MarginReport(
-            gamma=_negative_margin(Z), radius=radius, bound=math.inf, separator=None
+            gamma=_negative_margin(Z),
+            radius=radius,
+            bound=math.inf,
+            separator=None,
+            support=rows,
+            support_weights=kept,
         )
+    gamma = min(_sqrt(square), radius)
+    return MarginReport(
+        gamma=gamma,
+        radius=radius,
+        bound=(radius / gamma) ** 2,
+        separator=tuple(float(c) / gamma for c in p),
+        support=rows,
+        support_weights=kept,
+    )
+
+
+def _float_report(
+    Z: FloatArray,
+    norms: FloatArray,
+    radius: float,
+    corral: list[int],
+    weights: FloatArray,
+    outcome: str,
+) -> MarginReport | None:
+    """The report from a floating-point answer (many features), or None when its duality
+    gap is above 1e-9 and the answer must be found exactly."""
+    rows = tuple(tuple(row) for row in Z[corral].tolist())
+    kept = tuple(weights.tolist())
+    if outcome == "origin":
+        return MarginReport(
+            gamma=_negative_margin(Z),
+            radius=radius,
+            bound=math.inf,
+            separator=None,
+            support=rows,
+            support_weights=kept,
+        )
+    p = weights @ Z[corral]
     length = float(np.linalg.norm(p))
-    u = p / length
-    # Report the margin the separator really achieves, min z·u (a lower bound on γ* that
-    # meets the upper bound |p| at the optimum, to rounding). γ* <= minᵢ |zᵢ| always
-    # (u·z <= |z|); clamping keeps rounding from pushing γ* past it (one point: γ* = R).
+    lowest = float(np.min(Z @ p))
+    if not lowest / length >= length * (1.0 - 1e-9):
+        return None
+    # min z·u is a margin the separator achieves, within the gap of |p|, the upper bound.
     gamma = min(lowest / length, float(np.sqrt(np.min(norms))))
     return MarginReport(
         gamma=gamma,
         radius=radius,
         bound=(radius / gamma) ** 2,
-        separator=tuple(u.tolist()),
+        separator=tuple((p / length).tolist()),
+        support=rows,
+        support_weights=kept,
     )
 
 
 # -- margins and bounds --------------------------------------------------------------------
-
-
-def margin_of(w: FloatArray, X: FloatArray, y: NDArray[np.int8], threshold: float = 0.0) -> float:
-    """minᵢ yᵢ (w·xᵢ − θ)/|w|: the current w's margin (negative while it errs); nan if w = 0."""
-    if X.shape[0] == 0:
-        return math.nan
-    return signed_margin(y * (X @ w - threshold), w)
 
 
 def signed_margin(signed_scores: FloatArray, w: FloatArray) -> float:
