@@ -34,8 +34,9 @@ cold solve: p is unique.
 
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -173,6 +174,18 @@ def _exact_dot(z: list[float], p: list[Fraction]) -> Fraction:
 # -- γ*: Wolfe's iteration -----------------------------------------------------------------
 
 
+def _project(Z: FloatArray, v: FloatArray) -> FloatArray:
+    """Z @ v. Z is column-major; for few columns a sum of scaled columns is several times
+    faster than BLAS's matrix-vector product on a tall, narrow matrix."""
+    if Z.shape[1] > 16:
+        result: FloatArray = Z @ v
+        return result
+    total: FloatArray = Z[:, 0] * v[0]
+    for j in range(1, Z.shape[1]):
+        total += Z[:, j] * v[j]
+    return total
+
+
 def _affine_minimizer(P: FloatArray) -> FloatArray:
     """Weights α (Σα = 1) of the point of the rows' affine hull nearest the origin.
 
@@ -202,7 +215,7 @@ def _float_wolfe(
             xx = float(x @ x)
             if xx <= (1e-12 * radius) ** 2:
                 return corral, weights, "origin"
-            projections = Z @ x
+            projections = _project(Z, x)
             j = int(np.argmin(projections))
             # Optimal when no point lies beyond the plane through x normal to x. A corral
             # point (or a duplicate) projects to |x|² and re-enters only by rounding.
@@ -246,7 +259,7 @@ def _violator(Z: FloatArray, radius: float, p: list[Fraction], square: Fraction)
     D = Z.shape[1]
     rounded = np.array([float(c) for c in p])
     threshold = float(square)
-    scores = Z @ rounded
+    scores = _project(Z, rounded)
     band = 2.0 * (D + 3) * _UNIT_ROUNDOFF * radius * float(np.linalg.norm(rounded))
     band += D * 2.0**-1070
     lowest = int(np.argmin(scores))
@@ -300,68 +313,197 @@ def _negative_margin(Z: FloatArray) -> float:
     """γ* when the origin is in conv(Z): minus its distance to the hull's boundary.
 
     0 when the hull is flat (Z spans less than the feature space); nan beyond 8 dimensions.
-    The facets come from Qhull on columns scaled by powers of two (well conditioned, exact);
-    the nearest ones are then measured exactly.
+    The facets come from Qhull on columns scaled by powers of two (well conditioned, and
+    exact); the nearest ones are then measured exactly.
     """
     D = Z.shape[1]
     if D == 1:
         return float(max(np.min(Z), -np.max(Z))) + 0.0  # hull [a, b] with a <= 0 <= b
-    column_max = np.max(np.abs(Z), axis=0)
-    scales = np.ldexp(1.0, -np.frexp(column_max)[1])
-    W = Z * scales
-    if np.linalg.matrix_rank(W) < D:
+    # Column by column: NumPy's axis-0 reductions over a narrow array are many times slower.
+    column_max = np.array([max(-np.min(Z[:, j]), np.max(Z[:, j])) for j in range(D)])
+    shifts = -np.frexp(column_max)[1]  # column j times 2^shifts[j] is within [0.5, 1)
+    rows = _hull_candidates(Z, shifts) if D <= _HULL_FEATURES else np.arange(len(Z))
+    W = np.ldexp(Z[rows], shifts)
+    # The vertices span what all the points span; a rank that rounding calls deficient is
+    # checked exactly (a nearly flat hull is not a flat one).
+    if np.linalg.matrix_rank(W) < D and (len(rows) > 200 or _exact_rank(Z[rows]) < D):
         return 0.0
     if D > _HULL_FEATURES:
         return math.nan
-    rows = _hull_candidates(W)
     try:
-        hull = ConvexHull(W[rows])
-    except QhullError:
-        return math.nan
-    # Qhull's facets: unit normal n', offset c', n'·w + c' <= 0 inside; as w = z ⊙ scales,
-    # the plane in z is (n' ⊙ scales)·z + c' = 0, at distance −c'/|n' ⊙ scales|.
-    normals = hull.equations[:, :-1] * scales
-    distances = -hull.equations[:, -1] / np.linalg.norm(normals, axis=1)
+        hull = ConvexHull(W, qhull_options="Qc")
+    except QhullError:  # too flat for Qhull: every facet through the candidates, exactly
+        flat = _all_facets(Z[rows])
+        return math.nan if flat is None else -_sqrt(flat) + 0.0
+    # Qhull's facets: unit normal n', offset c', n'·w + c' <= 0 inside; as w = z ⊙ 2^shifts,
+    # the plane in z is (n' ⊙ 2^shifts)·z + c' = 0, at distance −c'/|n' ⊙ 2^shifts|
+    # (computed as 2^-top (−c'/|n' ⊙ 2^(shifts − top)|), which cannot overflow).
+    top = int(np.max(shifts))
+    normals = np.ldexp(hull.equations[:, :-1], shifts - top)
+    lengths = np.sqrt(np.einsum("ij,ij->i", normals, normals))
+    distances = np.ldexp(-hull.equations[:, -1] / lengths, -top)
+    distances[~np.isfinite(distances)] = np.inf  # a normal lost to underflow: measured below
     order = np.argsort(distances)
     nearest = float(distances[order[0]])
     window = nearest + 1e-6 * abs(nearest) + 1e-12 * float(np.max(column_max))
+    # Points Qhull could not call inside or outside: its vertices and the points it found
+    # coplanar with a facet. Every other point is inside by more than its rounding.
+    doubtful = Z[rows[np.union1d(hull.vertices, hull.coplanar[:, 0])]].tolist()
     best: Fraction | None = None
-    for f in order[:64].tolist():
+    for f in order[:256].tolist():
         if distances[f] > window:
             break
-        solved = _exact_affine(Z[rows[hull.simplices[f]]])
-        if solved is not None:
-            square = sum((c * c for c in solved[1]), Fraction(0))
+        plane = _plane(Z[rows[hull.simplices[f]]])
+        if plane is not None and _supports(plane, doubtful):
+            square = plane[1] ** 2 / _dot(plane[0], plane[0])
             best = square if best is None else min(best, square)
+    if best is None:  # Qhull's nearest facets fail the exact test (nearly degenerate data)
+        best = _all_facets(np.array(doubtful))
     if best is None:
         return -max(nearest, 0.0)
     return -_sqrt(best) + 0.0
 
 
-def _hull_candidates(W: FloatArray) -> NDArray[np.intp]:
-    """Rows that can be vertices of conv(W).
+def _exact_rank(rows: FloatArray) -> int:
+    """The rank of a few float rows, exactly."""
+    matrix = [[Fraction(v) for v in row] for row in rows.tolist()]
+    rank = 0
+    for c in range(rows.shape[1]):
+        pivot = next((r for r in range(rank, len(matrix)) if matrix[r][c] != 0), None)
+        if pivot is None:
+            continue
+        matrix[rank], matrix[pivot] = matrix[pivot], matrix[rank]
+        for r in range(rank + 1, len(matrix)):
+            if matrix[r][c] != 0:
+                factor = matrix[r][c] / matrix[rank][c]
+                matrix[r] = [x - factor * y for x, y in zip(matrix[r], matrix[rank], strict=True)]
+        rank += 1
+    return rank
+
+
+def _supports(plane: tuple[list[int], Fraction], points: list[list[float]]) -> bool:
+    """Whether every point lies on the origin's side of the plane n·z = c (or on it)."""
+    normal, offset = plane
+    sides = [_exact_dot(z, [Fraction(v) for v in normal]) - offset for z in points]
+    if offset > 0 or (offset == 0 and any(side < 0 for side in sides)):
+        return all(side <= 0 for side in sides)
+    return all(side >= 0 for side in sides)
+
+
+def _all_facets(points: FloatArray) -> Fraction | None:
+    """min over the supporting hyperplanes through D of the points of their squared
+    distance to the origin, exactly, by trying them all; None if there are too many."""
+    n, D = points.shape
+    if math.comb(n, D) > 4000:
+        return None
+    listed = points.tolist()
+    best: Fraction | None = None
+    for subset in itertools.combinations(range(n), D):
+        plane = _plane(points[list(subset)])
+        if plane is not None and _supports(plane, listed):
+            square = plane[1] ** 2 / _dot(plane[0], plane[0])
+            best = square if best is None else min(best, square)
+    return best
+
+
+def _determinant(matrix: list[list[int]]) -> int:
+    """det of an integer matrix, exactly (Bareiss' fraction-free elimination)."""
+    a = [row[:] for row in matrix]
+    n = len(a)
+    sign, previous = 1, 1
+    for k in range(n - 1):
+        if a[k][k] == 0:
+            swap = next((i for i in range(k + 1, n) if a[i][k] != 0), None)
+            if swap is None:
+                return 0
+            a[k], a[swap] = a[swap], a[k]
+            sign = -sign
+        for i in range(k + 1, n):
+            for j in range(k + 1, n):
+                a[i][j] = (a[i][j] * a[k][k] - a[i][k] * a[k][j]) // previous
+        previous = a[k][k]
+    return sign * a[n - 1][n - 1]
+
+
+def _plane(rows: FloatArray) -> tuple[list[int], Fraction] | None:
+    """The hyperplane n·z = c through D points of R^D, exactly (n integer); None when they
+    do not span one.
+
+    n is the generalized cross product of the differences (cofactors); the squared
+    distance from the origin is c²/|n|².
+    """
+    ints, exponent = _integers(rows)
+    first = ints[0]
+    differences = [[b - a for a, b in zip(first, row, strict=True)] for row in ints[1:]]
+    D = len(first)
+    normal = [(-1) ** j * _determinant([d[:j] + d[j + 1 :] for d in differences]) for j in range(D)]
+    if not any(normal):
+        return None
+    return normal, _dot(normal, first) * Fraction(2) ** exponent
+
+
+def _directions(k: int) -> FloatArray:
+    """Directions for finding extreme points: the axes and diagonals (all of {-1, 0, 1}^k
+    up to 3 dimensions)."""
+    if k <= 3:
+        grid = np.array(np.meshgrid(*([[-1.0, 0.0, 1.0]] * k))).reshape(k, -1).T
+        return grid[np.any(grid != 0, axis=1)]
+    eye = np.eye(k)
+    return np.vstack((eye, -eye, np.ones((1, k)), -np.ones((1, k))))
+
+
+def _maybe_vertices(P: FloatArray) -> NDArray[np.intp]:
+    """Rows of P that can be vertices of conv(P), a superset (Akl–Toussaint).
+
+    The extreme points along a few directions span a polytope inside the hull; points
+    strictly inside it are not vertices. Then Qhull on what is left.
+    """
+    n, k = P.shape
+    everything = np.arange(n)
+    if k == 1:
+        return np.unique([int(np.argmin(P)), int(np.argmax(P))])
+    if n <= k + 1:
+        return everything
+    candidates = everything
+    if n > 64 * k:
+        extremes = np.unique([int(np.argmax(_project(P, d))) for d in _directions(k)])
+        try:
+            inner = ConvexHull(P[extremes])
+        except QhullError:
+            return everything
+        tolerance = 1e-9 * max(float(np.max(np.abs(P[extremes]))), 1e-300)
+        outside = np.zeros(n, dtype=bool)
+        for equation in inner.equations:  # one pass per facet: a matrix product is slower
+            outside |= _project(P, equation[:-1]) + equation[-1] >= -tolerance
+        candidates = np.union1d(np.flatnonzero(outside), extremes)
+    try:  # its vertices, and the points it finds too close to a facet to call
+        hull = ConvexHull(P[candidates], qhull_options="Qc")
+        vertices: NDArray[np.intp] = candidates[np.union1d(hull.vertices, hull.coplanar[:, 0])]
+        return vertices
+    except QhullError:  # flat: keep them all
+        return candidates
+
+
+def _hull_candidates(Z: FloatArray, shifts: NDArray[np.intc]) -> NDArray[np.intp]:
+    """Rows that can be vertices of conv(Z), found on column j scaled by 2^shifts[j].
 
     With bias the first feature is y = ±1: each class lies in a hyperplane, and the hull's
     vertices are among the vertices of each class's hull there, one dimension down (much
     faster for Qhull than all the points on the hyperplanes' facets).
     """
-    n, D = W.shape
-    everything = np.arange(n)
-    first = W[:, 0]
-    upper = first == first[0]
-    lower = np.flatnonzero(~upper)
-    if n <= 64 or lower.size == 0 or not np.all(first[lower] == first[lower[0]]):
-        return everything
+    first = Z[:, 0]
+    low, high = float(np.min(first)), float(np.max(first))
+    if low == high or not np.all((first == low) | (first == high)):
+        scaled: FloatArray = np.empty(Z.shape, order="F")
+        np.ldexp(Z, shifts, out=scaled)
+        return _maybe_vertices(scaled)
     keep = []
-    for group in (np.flatnonzero(upper), lower):
-        P = W[group, 1:]
-        if D == 2:
-            keep.append(group[[int(np.argmin(P)), int(np.argmax(P))]])
-            continue
-        try:
-            keep.append(group[ConvexHull(P).vertices] if len(group) > D else group)
-        except QhullError:  # flat within its hyperplane: keep the whole class
-            keep.append(group)
+    for group in (np.flatnonzero(first == low), np.flatnonzero(first == high)):
+        P: FloatArray = np.empty((group.size, Z.shape[1] - 1), order="F")
+        for j in range(Z.shape[1] - 1):
+            np.take(Z[:, j + 1], group, out=P[:, j])
+            np.ldexp(P[:, j], shifts[j + 1], out=P[:, j])
+        keep.append(group[_maybe_vertices(P)])
     return np.unique(np.concatenate(keep))
 
 
@@ -375,18 +517,28 @@ def _find_row(Z: FloatArray, row: tuple[float, ...]) -> int | None:
     return int(candidates[0]) if candidates.size else None
 
 
-def _warm_start(Z: FloatArray, previous: MarginReport | None) -> tuple[list[int], list[float]]:
-    """The previous support's rows still in Z, with their weights (empty if none is left)."""
+def _warm_start(
+    Z: FloatArray, previous: MarginReport | None, shift: int
+) -> tuple[list[int], list[float]]:
+    """The previous support's rows still in Z (which is scaled by 2^shift), with their
+    weights; empty if none is left."""
     if previous is None or not previous.support or len(previous.support[0]) != Z.shape[1]:
         return [], []
     corral: list[int] = []
     weights: list[float] = []
     for row, weight in zip(previous.support, previous.support_weights, strict=True):
-        i = _find_row(Z, row)
+        i = _find_row(Z, tuple(np.ldexp(row, shift).tolist()) if shift else row)
         if i is not None and i not in corral and weight > 0:
             corral.append(i)
             weights.append(weight)
     return corral, weights
+
+
+def _squared_norms(Z: FloatArray) -> FloatArray:
+    norms = Z[:, 0] * Z[:, 0]
+    for j in range(1, Z.shape[1]):
+        norms += Z[:, j] * Z[:, j]
+    return norms
 
 
 def margin_report_for(
@@ -398,15 +550,39 @@ def margin_report_for(
     """
     if X.shape[0] == 0:
         return MarginReport(gamma=math.nan, radius=math.nan, bound=math.nan, separator=None)
-    Z = np.ascontiguousarray(y[:, None] * X, dtype=np.float64)
-    norms = np.einsum("ij,ij->i", Z, Z)  # |z| = |x|, as y = ±1
+    Z = np.empty(X.shape, order="F")  # column-major: see _project
+    signs = y.astype(np.float64)
+    for j in range(X.shape[1]):
+        np.multiply(X[:, j], signs, out=Z[:, j])
+    norms = _squared_norms(Z)  # |z|² = |x|², as y = ±1
+    shift = 0
+    if not 2.0**-800 <= float(np.max(norms)) <= 2.0**800:
+        # Squares that underflow or overflow: solve on Z times a power of two (exact).
+        biggest = max(max(-float(np.min(c)), float(np.max(c))) for c in Z.T)
+        if biggest == 0.0:  # every point at the origin
+            return MarginReport(gamma=0.0, radius=0.0, bound=math.inf, separator=None)
+        shift = -int(np.frexp(biggest)[1])
+        Z = np.ldexp(Z, shift)
+        norms = _squared_norms(Z)
+    with np.errstate(all="ignore"):  # rounding is accounted for; see _violator, _negative_margin
+        report = _solve(Z, norms, _warm_start(Z, previous, shift))
+    if shift == 0:
+        return report
+    return replace(
+        report,
+        gamma=math.ldexp(report.gamma, -shift),
+        radius=math.ldexp(report.radius, -shift),
+        support=tuple(tuple(np.ldexp(row, -shift).tolist()) for row in report.support),
+    )
+
+
+def _solve(Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]]) -> MarginReport:
+    """The report for the signed feature vectors Z (column-major), from a warm start or not."""
     radius = float(np.sqrt(np.max(norms)))
-    if radius == 0.0:  # every point at the origin
-        return MarginReport(gamma=0.0, radius=0.0, bound=math.inf, separator=None)
     D = Z.shape[1]
-    corral, warm = _warm_start(Z, previous)
+    corral, start_weights = warm
     if corral:
-        weights = np.array(warm) / math.fsum(warm)
+        weights = np.array(start_weights) / math.fsum(start_weights)
         outcome = "warm"
     else:
         corral, weights = [int(np.argmin(norms))], np.ones(1)
@@ -436,7 +612,7 @@ def margin_report_for(
     return MarginReport(
         gamma=gamma,
         radius=radius,
-        bound=(radius / gamma) ** 2,
+        bound=(radius / gamma) * (radius / gamma),  # inf if it overflows
         separator=tuple(float(c) / gamma for c in p),
         support=rows,
         support_weights=kept,
@@ -466,7 +642,7 @@ def _float_report(
         )
     p = weights @ Z[corral]
     length = float(np.linalg.norm(p))
-    lowest = float(np.min(Z @ p))
+    lowest = float(np.min(_project(Z, p)))
     if not lowest / length >= length * (1.0 - 1e-9):
         return None
     # min z·u is a margin the separator achieves, within the gap of |p|, the upper bound.
@@ -474,7 +650,7 @@ def _float_report(
     return MarginReport(
         gamma=gamma,
         radius=radius,
-        bound=(radius / gamma) ** 2,
+        bound=(radius / gamma) * (radius / gamma),  # inf if it overflows
         separator=tuple((p / length).tolist()),
         support=rows,
         support_weights=kept,

@@ -13,8 +13,17 @@ Everything is exact: floats are rationals and only +, −, ×, ÷ are used. The 
 squares (γ*² as a Fraction) with a sign, so no square root is taken.
 """
 
+from decimal import Context
 from fractions import Fraction
 from itertools import combinations
+
+_DECIMAL = Context(prec=60, Emin=-999_999, Emax=999_999)
+
+
+def sqrt(q):
+    """√q of a Fraction q >= 0 as a float, through 60-digit decimals (no under- or overflow)."""
+    root = _DECIMAL.sqrt(_DECIMAL.divide(q.numerator, q.denominator))
+    return float(root)
 
 
 def _solve(matrix, rhs):
