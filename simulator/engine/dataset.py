@@ -263,10 +263,11 @@ class Dataset:
     def _partners(self, point: FloatArray, label: int, skip: int | None = None) -> NDArray[np.intp]:
         """Indices of the points at `point` labelled -`label` (except `skip`)."""
         same = _equal_rows(self._points, point)
-        same = same[self._labels[same] == -label]
+        keep = self._labels[same] == -label
         if skip is not None:
-            same = same[same != skip]
-        return same
+            keep &= same != skip
+        result: NDArray[np.intp] = same[keep]
+        return result
 
     # -- editing (each returns a new dataset) -------------------------------------------------
 
@@ -410,7 +411,7 @@ def read_text(path: str | Path) -> str:
         raise DataFileError(f"{path}: is a folder, not a data file") from None
     except OSError as exc:
         raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as file:
+    try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise DataFileError(f"{path}: is a folder, not a data file")
@@ -420,10 +421,12 @@ def read_text(path: str | Path) -> str:
             raise DataFileError(
                 f"{path}: is {info.st_size / 2**30:.1f} GB; files over 1 GB are not read"
             )
-        try:
+        with os.fdopen(os.dup(fd), "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
     if len(data) > MAX_FILE_BYTES:
         raise DataFileError(f"{path}: grew past 1 GB while being read; not read")
     return decode(data, path.name)

@@ -333,8 +333,9 @@ def _negative_margin(Z: FloatArray) -> float:
     try:
         hull = ConvexHull(W, qhull_options="Qc")
     except QhullError:  # too flat for Qhull: every facet through the candidates, exactly
-        flat = _all_facets(Z[rows])
-        return math.nan if flat is None else -_sqrt(flat) + 0.0
+        ints, exponent = _integers(Z[rows])
+        flat = _all_facets(ints)
+        return math.nan if flat is None else -_sqrt(flat * Fraction(4) ** exponent) + 0.0
     # Qhull's facets: unit normal n', offset c', n'·w + c' <= 0 inside; as w = z ⊙ 2^shifts,
     # the plane in z is (n' ⊙ 2^shifts)·z + c' = 0, at distance −c'/|n' ⊙ 2^shifts|
     # (computed as 2^-top (−c'/|n' ⊙ 2^(shifts − top)|), which cannot overflow).
@@ -348,20 +349,29 @@ def _negative_margin(Z: FloatArray) -> float:
     window = nearest + 1e-6 * abs(nearest) + 1e-12 * float(np.max(column_max))
     # Points Qhull could not call inside or outside: its vertices and the points it found
     # coplanar with a facet. Every other point is inside by more than its rounding.
-    doubtful = Z[rows[np.union1d(hull.vertices, hull.coplanar[:, 0])]].tolist()
+    doubtful = np.union1d(hull.vertices, hull.coplanar[:, 0])
+    position = {int(w): i for i, w in enumerate(doubtful.tolist())}
+    ints, exponent = _integers(Z[rows[doubtful]])
     best: Fraction | None = None
+    seen = set()  # Qhull splits a facet with many vertices into simplices of one plane
     for f in order[:256].tolist():
         if distances[f] > window:
             break
-        plane = _plane(Z[rows[hull.simplices[f]]])
-        if plane is not None and _supports(plane, doubtful):
-            square = plane[1] ** 2 / _dot(plane[0], plane[0])
+        plane = _plane([ints[position[int(v)]] for v in hull.simplices[f]])
+        if plane is None:
+            continue
+        divisor = math.gcd(*plane[0], plane[1])  # nonzero, as the normal is
+        divisor = divisor if next(c for c in plane[0] if c) > 0 else -divisor
+        key = (*(c // divisor for c in plane[0]), plane[1] // divisor)
+        if key not in seen and _supports(plane, ints):
+            square = Fraction(plane[1] ** 2, _dot(plane[0], plane[0]))
             best = square if best is None else min(best, square)
+        seen.add(key)
     if best is None:  # Qhull's nearest facets fail the exact test (nearly degenerate data)
-        best = _all_facets(np.array(doubtful))
+        best = _all_facets(ints)
     if best is None:
         return -max(nearest, 0.0)
-    return -_sqrt(best) + 0.0
+    return -_sqrt(best * Fraction(4) ** exponent) + 0.0
 
 
 def _exact_rank(rows: FloatArray) -> int:
@@ -381,27 +391,26 @@ def _exact_rank(rows: FloatArray) -> int:
     return rank
 
 
-def _supports(plane: tuple[list[int], Fraction], points: list[list[float]]) -> bool:
-    """Whether every point lies on the origin's side of the plane n·z = c (or on it)."""
+def _supports(plane: tuple[list[int], int], points: list[list[int]]) -> bool:
+    """Whether every point lies on the origin's side of the plane n·z = c, or on it."""
     normal, offset = plane
-    sides = [_exact_dot(z, [Fraction(v) for v in normal]) - offset for z in points]
+    sides = [_dot(normal, z) - offset for z in points]
     if offset > 0 or (offset == 0 and any(side < 0 for side in sides)):
         return all(side <= 0 for side in sides)
     return all(side >= 0 for side in sides)
 
 
-def _all_facets(points: FloatArray) -> Fraction | None:
+def _all_facets(points: list[list[int]]) -> Fraction | None:
     """min over the supporting hyperplanes through D of the points of their squared
     distance to the origin, exactly, by trying them all; None if there are too many."""
-    n, D = points.shape
-    if math.comb(n, D) > 4000:
+    D = len(points[0])
+    if math.comb(len(points), D) > 4000:
         return None
-    listed = points.tolist()
     best: Fraction | None = None
-    for subset in itertools.combinations(range(n), D):
-        plane = _plane(points[list(subset)])
-        if plane is not None and _supports(plane, listed):
-            square = plane[1] ** 2 / _dot(plane[0], plane[0])
+    for subset in itertools.combinations(points, D):
+        plane = _plane(list(subset))
+        if plane is not None and _supports(plane, points):
+            square = Fraction(plane[1] ** 2, _dot(plane[0], plane[0]))
             best = square if best is None else min(best, square)
     return best
 
@@ -425,21 +434,22 @@ def _determinant(matrix: list[list[int]]) -> int:
     return sign * a[n - 1][n - 1]
 
 
-def _plane(rows: FloatArray) -> tuple[list[int], Fraction] | None:
-    """The hyperplane n·z = c through D points of R^D, exactly (n integer); None when they
+def _plane(points: list[list[int]]) -> tuple[list[int], int] | None:
+    """The hyperplane n·z = c through D integer points of R^D, exactly; None when they
     do not span one.
 
     n is the generalized cross product of the differences (cofactors); the squared
     distance from the origin is c²/|n|².
     """
-    ints, exponent = _integers(rows)
-    first = ints[0]
-    differences = [[b - a for a, b in zip(first, row, strict=True)] for row in ints[1:]]
-    D = len(first)
-    normal = [(-1) ** j * _determinant([d[:j] + d[j + 1 :] for d in differences]) for j in range(D)]
+    first = points[0]
+    differences = [[b - a for a, b in zip(first, row, strict=True)] for row in points[1:]]
+    normal = [
+        (-1) ** j * _determinant([d[:j] + d[j + 1 :] for d in differences])
+        for j in range(len(first))
+    ]
     if not any(normal):
         return None
-    return normal, _dot(normal, first) * Fraction(2) ** exponent
+    return normal, _dot(normal, first)
 
 
 def _directions(k: int) -> FloatArray:
