@@ -44,6 +44,9 @@ __all__ = [
     "DataFileError",
     "Dataset",
     "check_names",
+    "dataset_from_json",
+    "decode",
+    "json_document",
     "load_csv",
     "load_dataset",
     "load_json",
@@ -676,8 +679,14 @@ def parse_json(text: str, source: str = "<text>") -> Dataset:
     Items are named JSON-style in errors: points[3][1] is the second coordinate of the
     fourth point.
     """
+    return dataset_from_json(json_document(text, source), source)
+
+
+def json_document(text: str, source: str) -> object:
+    """Parsed JSON, or a one-line `DataFileError` (bad syntax with its line, NaN or
+    Infinity, nesting too deep, an integer too long)."""
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise DataFileError(f"{source}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
     except DataFileError as exc:
@@ -686,7 +695,6 @@ def parse_json(text: str, source: str = "<text>") -> Dataset:
         raise DataFileError(f"{source}: nested too deeply to be a data file") from None
     except ValueError:  # an integer of more than 4300 digits
         raise DataFileError(f"{source}: holds a number too long to read") from None
-    return dataset_from_json(data, source)
 
 
 def dataset_from_json(data: object, source: str) -> Dataset:
