@@ -50,7 +50,8 @@ from simulator.engine.dataset import (
     json_document,
     read_text,
 )
-from simulator.engine.simulation import Settings, Simulation
+from simulator.engine.records import Settings
+from simulator.engine.simulation import Simulation
 
 __all__ = [
     "FORMAT",
