@@ -29,6 +29,7 @@ import io
 import json
 import math
 import os
+import re
 import stat
 import warnings
 from collections.abc import Iterable, Sequence
@@ -578,9 +579,12 @@ def parse_csv(text: str, source: str = "<text>") -> Dataset:
         raise DataFileError(f"{source}: {exc}") from None
 
 
+_NOT_BLANK = re.compile(r"\S")
+
+
 def _fast_table(body: str, delimiter: str, columns: int) -> FloatArray | None:
     """All rows as floats by NumPy's C reader, or None when anything is off."""
-    if not body.strip():
+    if _NOT_BLANK.search(body) is None:
         return np.empty((0, columns))
     if delimiter != "," and "," in body:
         body = body.replace(",", ".")  # decimal commas
@@ -588,7 +592,7 @@ def _fast_table(body: str, delimiter: str, columns: int) -> FloatArray | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             table = np.loadtxt(
-                io.StringIO(body),
+                body.splitlines(),  # faster than a StringIO of the text
                 delimiter=delimiter,
                 quotechar='"',
                 comments=None,

@@ -240,7 +240,7 @@ def small_data(draw, max_n=6, max_d=2):
     return np.array(points), np.array(labels)
 
 
-@settings(max_examples=60)
+@settings(max_examples=200)
 @given(small_data(), st.sampled_from(SCALES), st.booleans())
 def test_gamma_is_exact_at_every_scale(data, scale, bias):
     points, labels = data
