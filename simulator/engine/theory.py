@@ -22,9 +22,10 @@ the rationals (floats are rationals), and z·p >= |p|² is checked for every poi
 floating point with a rigorous error bound, the few points too close to call exactly. A
 point that fails joins the support and the exact iteration goes on. So γ* = |p| is exact
 up to its final rounding at any scale, and separable iff γ* > 0 without exception; the
-same proof picks the facet that gives a negative γ*. This runs for up to 64 features;
-beyond, the floating-point answer is checked by its duality gap (1e-9) and solved exactly
-only when that check fails.
+same proof picks the facet that gives a negative γ*. This runs for up to 16 features
+(exact arithmetic costs D³ operations on integers of D·100 bits); beyond, the floating-point
+answer is checked by its duality gap (1e-9) and solved exactly only when that check fails,
+and a margin below 1e-12·R counts as none.
 
 Warm start. After an edit, `margin_report_for(X, y, previous)` first checks whether the
 previous support is still there and still proves itself (one pass over the data), and
@@ -57,7 +58,7 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 
 _UNIT_ROUNDOFF = 2.0**-53
-_EXACT_FEATURES = 64  # exact proof up to this many features (the support has at most 65 points)
+_EXACT_FEATURES = 16  # exact proof up to this many (its cost grows as D³ with big integers)
 _HULL_FEATURES = 8  # Qhull's cost grows as n^(D/2)
 
 
@@ -120,35 +121,40 @@ def _exact_affine(rows: FloatArray) -> tuple[list[Fraction], list[Fraction]] | N
     """(α, p): the point p = Σ αᵢ rowᵢ (Σα = 1) of the rows' affine hull nearest the origin,
     in exact rational arithmetic; None when the rows are affinely dependent.
 
-    p = P₀ + Σ βⱼ (Pⱼ − P₀) with (Pᵢ − P₀)·p = 0: a small Gram system, solved exactly.
+    p = P₀ + Σ βⱼ (Pⱼ − P₀) with (Pᵢ − P₀)·p = 0: a Gram system G β = r in integers, solved
+    by Bareiss' fraction-free elimination. By Cramer's rule det(G)·β is an integer vector,
+    so the back substitution divides exactly and no fraction is reduced until the end.
     """
     ints, exponent = _integers(rows)
     first = ints[0]
     differences = [[b - a for a, b in zip(first, row, strict=True)] for row in ints[1:]]
     m = len(differences)
-    system = [
-        [Fraction(_dot(differences[i], differences[j])) for j in range(m)]
-        + [Fraction(-_dot(differences[i], first))]
+    a = [
+        [_dot(differences[i], differences[j]) for j in range(m)] + [-_dot(differences[i], first)]
         for i in range(m)
     ]
-    for c in range(m):  # the Gram matrix is positive semidefinite: a zero pivot is singular
-        pivot = system[c][c]
+    previous = 1
+    for k in range(m):  # G is positive semidefinite: a zero pivot means it is singular
+        pivot = a[k][k]
         if pivot == 0:
             return None
-        for r in range(c + 1, m):
-            factor = system[r][c] / pivot
-            if factor:
-                row, top = system[r], system[c]
-                for j in range(c, m + 1):
-                    row[j] -= factor * top[j]
-    beta = [Fraction(0)] * m
-    for c in range(m - 1, -1, -1):
-        total = system[c][m] - sum(system[c][j] * beta[j] for j in range(c + 1, m))
-        beta[c] = total / system[c][c]
-    alpha = [Fraction(1) - sum(beta, Fraction(0)), *beta]
-    scale = Fraction(2) ** exponent
+        top = a[k]
+        for i in range(k + 1, m):
+            row, factor = a[i], a[i][k]
+            for j in range(k + 1, m + 1):
+                row[j] = (row[j] * pivot - factor * top[j]) // previous
+        previous = pivot
+    determinant = previous  # > 0
+    scaled = [0] * m  # det·β
+    for i in range(m - 1, -1, -1):
+        total = determinant * a[i][m] - sum(a[i][j] * scaled[j] for j in range(i + 1, m))
+        scaled[i] = total // a[i][i]
+    alpha = [Fraction(determinant - sum(scaled), determinant)]
+    alpha += [Fraction(b, determinant) for b in scaled]
+    scale = Fraction(2) ** exponent / determinant
     point = [
-        (first[j] + sum(b * d[j] for b, d in zip(beta, differences, strict=True))) * scale
+        (determinant * first[j] + sum(b * d[j] for b, d in zip(scaled, differences, strict=True)))
+        * scale
         for j in range(len(first))
     ]
     return alpha, point
