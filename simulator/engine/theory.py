@@ -24,8 +24,9 @@ point that fails joins the support and the exact iteration goes on. So γ* = |p|
 up to its final rounding at any scale, and separable iff γ* > 0 without exception; the
 same proof picks the facet that gives a negative γ*. This runs for up to 16 features
 (exact arithmetic costs D³ operations on integers of D·100 bits); beyond, the floating-point
-answer is checked by its duality gap (1e-9) and solved exactly only when that check fails,
-and a margin below 1e-12·R counts as none.
+answer is checked by its duality gap (1e-9) and solved exactly only when that check fails
+(up to 64 features; beyond, the margin its separator achieves is shown, or nan), and a
+margin below 1e-12·R counts as none.
 
 Warm start. After an edit, `margin_report_for(X, y, previous)` first checks whether the
 previous support is still there and still proves itself (one pass over the data), and
@@ -59,6 +60,7 @@ FloatArray = NDArray[np.float64]
 
 _UNIT_ROUNDOFF = 2.0**-53
 _EXACT_FEATURES = 16  # exact proof up to this many (its cost grows as D³ with big integers)
+_EXACT_FALLBACK_FEATURES = 64  # beyond, not even when floating point fails
 _HULL_FEATURES = 8  # Qhull's cost grows as n^(D/2)
 
 
@@ -605,8 +607,10 @@ def _solve(Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]]
         corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D)
     if D > _EXACT_FEATURES and outcome == "warm":
         corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D)
-    if D > _EXACT_FEATURES and outcome in ("optimal", "origin"):
-        report = _float_report(Z, norms, radius, corral, weights, outcome)
+    if D > _EXACT_FEATURES and (outcome != "unfinished" or D > _EXACT_FALLBACK_FEATURES):
+        report = _float_report(
+            Z, norms, radius, corral, weights, outcome, strict=D <= _EXACT_FALLBACK_FEATURES
+        )
         if report is not None:
             return report
     total = math.fsum(weights.tolist())
@@ -635,6 +639,10 @@ def _solve(Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]]
     )
 
 
+def _undefined(radius: float) -> MarginReport:
+    return MarginReport(gamma=math.nan, radius=radius, bound=math.inf, separator=None)
+
+
 def _float_report(
     Z: FloatArray,
     norms: FloatArray,
@@ -642,9 +650,15 @@ def _float_report(
     corral: list[int],
     weights: FloatArray,
     outcome: str,
+    *,
+    strict: bool,
 ) -> MarginReport | None:
-    """The report from a floating-point answer (many features), or None when its duality
-    gap is above 1e-9 and the answer must be found exactly."""
+    """The report from a floating-point answer (many features).
+
+    None when its duality gap is above 1e-9 and `strict`: the answer must be found exactly.
+    Otherwise (too many features for exact arithmetic) the margin its separator achieves
+    is reported, a lower bound on γ*, or nan ("undefined") when that is not positive.
+    """
     rows = tuple(tuple(row) for row in Z[corral].tolist())
     kept = tuple(weights.tolist())
     if outcome == "origin":
@@ -658,9 +672,14 @@ def _float_report(
         )
     p = weights @ Z[corral]
     length = float(np.linalg.norm(p))
+    if length == 0.0:
+        return None if strict else _undefined(radius)
     lowest = float(np.min(_project(Z, p)))
     if not lowest / length >= length * (1.0 - 1e-9):
-        return None
+        if strict:
+            return None
+        if not lowest > 0:
+            return _undefined(radius)
     # min z·u is a margin the separator achieves, within the gap of |p|, the upper bound.
     gamma = min(lowest / length, float(np.sqrt(np.min(norms))))
     return MarginReport(
