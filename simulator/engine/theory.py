@@ -43,7 +43,6 @@ from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.spatial import ConvexHull, QhullError
 
 __all__ = [
     "AdalineReport",
@@ -327,6 +326,10 @@ def _negative_margin(Z: FloatArray) -> float:
     D = Z.shape[1]
     if D == 1:
         return float(max(np.min(Z), -np.max(Z))) + 0.0  # hull [a, b] with a <= 0 <= b
+    # Imported here: SciPy's spatial module takes ~0.4 s to load, and only data that are
+    # not separable need it (the window must paint fast).
+    from scipy.spatial import ConvexHull, QhullError
+
     # Column by column: NumPy's axis-0 reductions over a narrow array are many times slower.
     column_max = np.array([max(-np.min(Z[:, j]), np.max(Z[:, j])) for j in range(D)])
     shifts = -np.frexp(column_max)[1]  # column j times 2^shifts[j] is within [0.5, 1)
@@ -476,6 +479,8 @@ def _maybe_vertices(P: FloatArray) -> NDArray[np.intp]:
     The extreme points along a few directions span a polytope inside the hull; points
     strictly inside it are not vertices. Then Qhull on what is left.
     """
+    from scipy.spatial import ConvexHull, QhullError  # loaded by _negative_margin already
+
     n, k = P.shape
     everything = np.arange(n)
     if k == 1:
