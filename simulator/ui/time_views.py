@@ -1,5 +1,8 @@
 """The window's views of time: the timeline under the plot, and the charts and the ledger in
-tabs below it (View menu: each can be hidden), with the actions that go with them.
+tabs below it, with the actions that go with them.
+
+The tabs start hidden, so the plot keeps its room; View → Charts and ledger, the key C or
+the timeline's Charts button shows them, and each tab can be hidden on its own.
 
 They paint the controller's frames and emit intent (seek, step back); the controller
 seeks, which pauses a run. Backspace steps back one trial (Delete deletes a point).
@@ -7,7 +10,7 @@ seeks, which pauses a run. Backspace steps back one trial (Delete deletes a poin
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QSignalBlocker, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QTabWidget, QWidget
 
@@ -41,6 +44,16 @@ class TimeViews(QObject):
             (self.ledger, "Ledger", "ledgerAction"),
         ]
         self.menu = QMenu("&Charts and ledger", window)
+        self.area_action = QAction("&Show charts and ledger", self, checkable=True)
+        self.area_action.setObjectName("chartsAction")
+        self.area_action.setIconText("Charts")
+        self.area_action.setToolTip("Show or hide the charts and the trial ledger (C)")
+        self.area_action.setShortcut(QKeySequence("C"))
+        self.area_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.area_action.toggled.connect(self.set_area_visible)
+        window.addAction(self.area_action)
+        self.menu.addAction(self.area_action)
+        self.menu.addSeparator()
         self.page_actions: list[QAction] = []
         for index, (page, title, name) in enumerate(pages):
             self.tabs.addTab(page, title)
@@ -59,6 +72,8 @@ class TimeViews(QObject):
             action.toggled.connect(lambda on, i=index: self.set_page_visible(i, on))
             self.menu.addAction(action)
             self.page_actions.append(action)
+        self.tabs.hide()  # the plot keeps the room until the charts are asked for
+        self.timeline.charts_button.setDefaultAction(self.area_action)
 
         self.step_back_action = QAction("Step &back", self)
         self.step_back_action.setObjectName("stepBackAction")
@@ -86,15 +101,32 @@ class TimeViews(QObject):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
         splitter.setCollapsible(0, False)
-        splitter.setSizes([560, 220])
+        self.splitter = splitter
         return splitter
 
+    def set_area_visible(self, on: bool) -> None:
+        """Show or hide the charts and the ledger (View → Charts and ledger, C, the
+        timeline's Charts button); shown, they take about a third of the column."""
+        with QSignalBlocker(self.area_action):
+            self.area_action.setChecked(on)
+        if on and not any(a.isChecked() for a in self.page_actions):
+            self.page_actions[0].setChecked(True)  # shows the area through set_page_visible
+            return
+        if on == self.tabs.isVisible():
+            return
+        self.tabs.setVisible(on)
+        splitter = getattr(self, "splitter", None)
+        if on and splitter is not None:
+            total = sum(splitter.sizes())
+            share = max(min(240, total // 2), round(0.32 * total))
+            splitter.setSizes([total - share, share])
+
     def set_page_visible(self, index: int, on: bool) -> None:
-        """Show or hide one tab; the tab area hides when no tab is left."""
+        """Show or hide one tab (and the area with it when it is the first or the last)."""
         self.tabs.setTabVisible(index, on)
         if on:
             self.tabs.setCurrentIndex(index)
-        self.tabs.setVisible(any(a.isChecked() for a in self.page_actions))
+        self.set_area_visible(on or any(a.isChecked() for a in self.page_actions))
 
     def _on_running(self, running: bool) -> None:
         if not running:  # what waited for the run to stop

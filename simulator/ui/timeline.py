@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QSlider,
     QStyle,
     QStyleOptionSlider,
+    QToolButton,
     QWidget,
 )
 
@@ -217,9 +218,13 @@ class Timeline(QWidget):
             self.fontMetrics().horizontalAdvance("trial 0000000 of 0000000")
         )
         self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.charts_button = QToolButton(objectName="chartsButton")
+        self.charts_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.charts_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         layout.addWidget(self.back_button)
         layout.addWidget(self.slider, 1)
         layout.addWidget(self.position)
+        layout.addWidget(self.charts_button)
         self.throttle = SeekThrottle(parent=self)
         self.throttle.fired.connect(self.seek_requested)
         self.back_button.clicked.connect(self.step_back_requested)

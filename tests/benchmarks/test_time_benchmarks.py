@@ -38,6 +38,7 @@ def make_window(qtbot, dataset):
     window.resize(1280, 900)
     window.show()
     qtbot.waitExposed(window)
+    window.time.area_action.setChecked(True)
     return window
 
 

@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
 from simulator.engine.presets import noisy
@@ -23,6 +25,7 @@ def make_window(qtbot, dataset, settings=None, tab=0):
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)
+    win.time.area_action.setChecked(True)
     win.time.tabs.setCurrentIndex(tab)
     return win
 
@@ -80,7 +83,7 @@ def test_the_proof_curves_equal_an_independent_computation(converged):
         ceiling, np.sqrt(x) * margin_report(c.dataset).radius / margin_report(c.dataset).gamma
     )
     assert x[-1] > bound  # the ceiling and the line k meet inside the view
-    caption = converged.findChild(type(converged.theory.trial), "proofChartCaption").text()
+    caption = converged.findChild(QLabel, "proofChartCaption").text()
     assert "A_k = w·u*/ηγ* ≥ k" in caption and f"{bound:.4g}" in caption
 
 
@@ -416,21 +419,41 @@ def test_export_a_chart_as_png_svg_and_its_data_as_csv(qtbot, converged, tmp_pat
     QApplication.processEvents()
 
 
-def test_view_menu_hides_and_shows_each_chart(qtbot, converged):
-    actions = {a.objectName(): a for a in converged.time.page_actions}
+def test_view_menu_hides_and_shows_each_chart(qtbot):
+    """The charts start hidden (the plot keeps its room); C, the menu or the timeline's
+    Charts button shows them; each tab hides on its own, and the last one hides them all."""
+    win = MainWindow(load_preset("separable"))
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    tabs, area = win.time.tabs, win.findChild(QAction, "chartsAction")
+    assert area is win.time.area_action and not area.isChecked() and not tabs.isVisible()
+    plot_height = win.plot.height()
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    qtbot.keyClick(win, Qt.Key.Key_C)
+    assert area.isChecked() and tabs.isVisible()
+    QApplication.processEvents()
+    assert tabs.height() >= 150 and win.plot.height() < plot_height
+    assert win.findChild(QToolButton, "chartsButton").defaultAction() is area
+    actions = {a.objectName(): a for a in win.time.page_actions}
     assert set(actions) == {
         "proofChartAction",
         "mistakesChartAction",
         "lossChartAction",
         "ledgerAction",
     }
-    tabs = converged.time.tabs
+    assert {a.objectName() for a in win.time.menu.actions()} >= {"chartsAction", *actions}
     for action in actions.values():
         action.setChecked(False)
-    assert not tabs.isVisible()
+    assert not tabs.isVisible() and not area.isChecked()
     actions["mistakesChartAction"].setChecked(True)
-    assert tabs.isVisible() and tabs.currentWidget().chart is converged.time.mistakes_chart
+    assert tabs.isVisible() and area.isChecked()
+    assert tabs.currentWidget().chart is win.time.mistakes_chart
     assert not tabs.isTabVisible(0)
+    area.trigger()
+    assert not tabs.isVisible()
+    win.controller.undo_stack.setClean()
 
 
 def test_a_thinned_curve_ends_in_an_exact_tip(qtbot):

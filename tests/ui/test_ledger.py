@@ -33,6 +33,7 @@ def make_window(qtbot, dataset, settings=None):
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)
+    win.time.area_action.setChecked(True)
     win.time.tabs.setCurrentWidget(win.time.ledger)
     return win
 
