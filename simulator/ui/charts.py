@@ -42,7 +42,7 @@ import pyqtgraph as pg
 from numpy.typing import NDArray
 from pyqtgraph import exporters
 from PySide6.QtCore import QSaveFile, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QContextMenuEvent, QPainter, QShowEvent
+from PySide6.QtGui import QAction, QColor, QContextMenuEvent, QFont, QPainter, QShowEvent
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simulator.ui import style
 from simulator.ui.frame import Frame, format_number
 from simulator.ui.trace import Followed, Proof, Trace, ceiling
 
@@ -366,6 +367,26 @@ class Chart(pg.PlotWidget):
         self.note.setTextWidth(max(80.0, rect.width() * 0.9))
         self.note.setPos(rect.center())
 
+    def set_presentation(self, on: bool) -> None:
+        """Tick labels and axis names in lecture-hall sizes (style.PRESENTATION_*)."""
+        font = QFont(self.font())
+        if on:
+            font.setPixelSize(style.PRESENTATION_TICK_PX)
+        item = self.getPlotItem()
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            axis.setStyle(tickFont=font)
+            size = f"{style.PRESENTATION_AXIS_LABEL_PX}px" if on else "9pt"
+            axis.setLabel(axis.labelText, **{"font-size": size})
+        legend_size = f"{style.PRESENTATION_TICK_PX}px" if on else "8pt"
+        self.legend.setLabelTextSize(legend_size)  # for entries added later
+        for _, label in self.legend.items:
+            label.setText(label.text, size=legend_size)
+        for line in item.items:
+            if isinstance(line, pg.InfiniteLine) and line.label is not None:
+                line.label.setFont(font)
+        self.note.setFont(font)
+
     # -- axes --------------------------------------------------------------------------------
 
     def _on_user_range(self, *_: object) -> None:
@@ -589,8 +610,13 @@ class MistakesChart(Chart):
         # laid out again every frame would cost more than the chart.
         head = "k goes up by one at each mistake."
         if bound is not None and finite:
-            where = "from w₀ ≠ 0" if frame.bound_is_general else "from w₀ = 0"
-            tail = f"The mistake bound {where} is {format_number(bound, 4)} (dashed)."
+            if not novikoff:
+                whose = f"{html.escape(frame.rule.title)}'s mistake bound on these data"
+            elif frame.bound_is_general:
+                whose = "Novikoff's bound from this w₀ ≠ 0"
+            else:
+                whose = "Novikoff's bound R²/γ*² (from w₀ = 0)"
+            tail = f"{whose} is {format_number(bound, 4)} (dashed)."
         elif bound is None:
             tail = f"No mistake bound applies to {html.escape(frame.rule.title)} here."
         elif not len(frame.dataset):
@@ -825,10 +851,13 @@ class LossChart(Chart):
 
     def _paint_loss(self, trace: Trace) -> None:
         assert trace.losses is not None
-        key = ("loss", trace.key)
+        start = trace.start_loss
+        key = ("loss", trace.key, start)
         if key != self._key:
             self._start("loss", True, key)
             self.loss = GrowingCurve(self.getPlotItem(), BLUE, 2.5, name="MSE per epoch")
+            if start is not None and math.isfinite(start) and start > 0:
+                self.loss.origin = (0.0, math.log10(start))  # epoch 0: w₀
         assert self.loss is not None
         losses = np.asarray(trace.losses, dtype=np.float64)
         logs = _log10(losses)
@@ -838,6 +867,8 @@ class LossChart(Chart):
         has_floor = floor is not None and math.isfinite(floor) and floor > 0
         self.floor_line.setVisible(has_floor)
         values = logs[np.isfinite(logs)]
+        if self.loss.origin is not None:
+            values = np.append(values, self.loss.origin[1])
         if floor is not None and has_floor:
             self.floor_line.setValue(math.log10(floor))
             self.floor_line.label.setFormat(f"least squares: {format_number(floor, 4)}")
@@ -850,8 +881,8 @@ class LossChart(Chart):
         self.set_note("" if len(losses) else "The first point comes when an epoch ends.")
         latest = format_number(float(losses[-1]), 4) if len(losses) else "—"
         self.set_caption(
-            "MSE = (1/n) Σ (yᵢ − w·xᵢ)² with w at the end of each epoch: "
-            f"<b>{latest}</b> after {len(losses)} epochs.<br>"
+            "MSE = (1/n) Σ (yᵢ − w·xᵢ)² with w at the end of each epoch (epoch 0: w₀, "
+            f"{format_number(start, 4)}): <b>{latest}</b> after {len(losses)} epochs.<br>"
             f"The least-squares w_LS has <b>{format_number(floor, 4)}</b> (dashed), "
             "the least any w can have: LMS descends towards it when η is small enough."
         )
@@ -916,7 +947,7 @@ class LossChart(Chart):
             low, high = low - 0.5, high + 0.5
         self.set_axes((0.0, max(1.0, float(trace.trials))), (low, high))
         self.set_note("")
-        caption = "w after each mistake (a step at each one)."
+        caption = "A step at each mistake; flat in between (no update)."
         if log:
             caption += "<br>Log scale: a multiplicative update is one equal step."
         if not followed.complete:
@@ -970,3 +1001,10 @@ class ChartBox(QWidget):
 
     def _on_caption(self, text: str) -> None:
         self.caption.setText(f"<b>{html.escape(self.chart.heading)}</b><br>{text}")
+
+    def set_presentation(self, on: bool) -> None:
+        self.chart.set_presentation(on)
+        font = QFont(self.font())
+        if on:
+            font.setPixelSize(style.PRESENTATION_LABEL_PX)
+        self.caption.setFont(font)

@@ -424,7 +424,7 @@ class MainWindow(QMainWindow):
 
     def set_presentation(self, on: bool) -> None:
         """Type for a lecture hall; the learner settings hidden (View → Presentation mode)."""
-        for view in (self.plot, self.theory, self.controls, self.explanation):
+        for view in (self.plot, self.theory, self.controls, self.explanation, self.time):
             view.set_presentation(on)
         fit_side_panel(self.side_scroll, self.splitter)
 

@@ -11,9 +11,10 @@ seeks, which pauses a run. Backspace steps back one trial (Delete deletes a poin
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QSignalBlocker, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QTabWidget, QWidget
 
+from simulator.ui import style
 from simulator.ui.charts import Chart, ChartBox, LossChart, MistakesChart, ProofChart
 from simulator.ui.controller import SimulationController
 from simulator.ui.frame import Frame
@@ -127,6 +128,18 @@ class TimeViews(QObject):
         if on:
             self.tabs.setCurrentIndex(index)
         self.set_area_visible(on or any(a.isChecked() for a in self.page_actions))
+
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type for the timeline, the charts and their captions."""
+        self.timeline.set_presentation(on)
+        font = QFont(self.tabs.font())
+        if on:
+            font.setPixelSize(style.PRESENTATION_LABEL_PX)
+        self.tabs.tabBar().setFont(font)
+        for index in range(self.tabs.count()):
+            page = self.tabs.widget(index)
+            if isinstance(page, ChartBox):
+                page.set_presentation(on)
 
     def _on_running(self, running: bool) -> None:
         if not running:  # what waited for the run to stop

@@ -24,11 +24,12 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QStyle,
     QStyleOptionSlider,
@@ -36,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simulator.ui import style
 from simulator.ui.frame import Frame
 
 __all__ = ["SEEK_INTERVAL_MS", "SeekThrottle", "Timeline", "TimelineSlider", "tick_counts"]
@@ -214,10 +216,10 @@ class Timeline(QWidget):
         self.back_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.slider = TimelineSlider(self)
         self.position = QLabel(objectName="timelineValue")
-        self.position.setMinimumWidth(
-            self.fontMetrics().horizontalAdvance("trial 0000000 of 0000000")
-        )
+        self.position.setMinimumWidth(self.fontMetrics().horizontalAdvance("t = 0000000"))
         self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # Never clipped: the slider gives way first.
+        self.position.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
         self.charts_button = QToolButton(objectName="chartsButton")
         self.charts_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.charts_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -232,6 +234,16 @@ class Timeline(QWidget):
         self.slider.sliderReleased.connect(self.throttle.flush)
         self._trials = 0
 
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type for the position (style.PRESENTATION_*)."""
+        font = QFont(self.font())
+        if on:
+            font.setPixelSize(style.PRESENTATION_LABEL_PX)
+        self.position.setFont(font)  # the buttons keep their size: 1024 pixels must do
+        metrics = self.position.fontMetrics()
+        self.position.setMinimumWidth(metrics.horizontalAdvance("t = 0000000"))
+        self.slider.setMinimumHeight(44 if on else 30)
+
     def show_frame(self, frame: Frame) -> None:
         trace = frame.trace
         slider = self.slider
@@ -244,7 +256,11 @@ class Timeline(QWidget):
         self._trials = trace.trials
         self.back_button.setEnabled(trace.trials > 0)
         ahead = f" of {trace.length}" if trace.length != trace.trials else ""
-        self.position.setText(f"trial {trace.trials}{ahead}")
+        text = f"t = {trace.trials}{ahead}"
+        need = self.position.fontMetrics().horizontalAdvance(text) + 6
+        if need > self.position.minimumWidth():  # grows now and then, never shrinks: no jumps
+            self.position.setMinimumWidth(need)
+        self.position.setText(text)
         self.position.setToolTip(
             f"{trace.mistakes} mistakes by trial {trace.trials}; "
             f"{len(trace.mistake_trials)} in the {trace.length} trials recorded"

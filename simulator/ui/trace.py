@@ -161,6 +161,7 @@ class Trace:
     initial_weights: tuple[float, ...]
     losses: FloatArray | None
     loss_floor: float | None
+    start_loss: float | None  # the mean squared error of w₀ (a least-squares rule's epoch 0)
     reader: TrialReader
     follow: Callable[[int | None], Followed] = field(repr=False, compare=False)
 
@@ -185,7 +186,7 @@ class _Tracer:
         self.along = Buffer(np.float64)
         self.norm = Buffer(np.float64)
         self.proof_key: tuple[float, ...] | None = None
-        self.floor: tuple[object, float | None] | None = None
+        self.floor: tuple[object, float | None, float | None] | None = None
         self.reader = TrialReader(simulation)
 
     def _forget_after(self, keep: int) -> None:
@@ -213,10 +214,10 @@ class _Tracer:
             known > len(mistake_trials) or mistake_trials[known - 1] != self.trials.view[-1]
         ):
             self._forget_after(0)  # a history we did not see change: start again
-        losses = floor = None
+        losses = floor = start_loss = None
         if sim.rule.least_squares:
             losses = _frozen(sim.epoch_losses()[: _epochs_completed(sim)])
-            floor = self._floor(sim)
+            floor, start_loss = self._floor(sim)
         simulation = weakref.ref(sim)
         done: list[Followed] = []
 
@@ -241,6 +242,7 @@ class _Tracer:
             initial_weights=tuple(sim.initial_weights.tolist()),
             losses=losses,
             loss_floor=floor,
+            start_loss=start_loss,
             reader=self.reader,
             follow=follow,
         )
@@ -337,18 +339,20 @@ class _Tracer:
             truncated=truncated,
         )
 
-    def _floor(self, sim: Simulation) -> float | None:
-        """The mean squared error of the least-squares w_LS on the current data."""
+    def _floor(self, sim: Simulation) -> tuple[float | None, float | None]:
+        """The mean squared error of the least-squares w_LS and of w₀ on the current data."""
         report = sim.adaline_report()
         if self.floor is not None and self.floor[0] is report:
-            return self.floor[1]
-        value = None
-        if report.least_squares is not None and len(sim.dataset):
-            X = sim.feature_matrix
-            w = np.asarray(report.least_squares, dtype=np.float64)
-            value = squared_error(X, w, sim.threshold, sim.dataset.labels) / X.shape[0]
-        self.floor = (report, value)
-        return value
+            return self.floor[1], self.floor[2]
+        floor = start = None
+        X, y = sim.feature_matrix, sim.dataset.labels
+        if len(sim.dataset):
+            start = squared_error(X, sim.initial_weights, sim.threshold, y) / X.shape[0]
+            if report.least_squares is not None:
+                w = np.asarray(report.least_squares, dtype=np.float64)
+                floor = squared_error(X, w, sim.threshold, y) / X.shape[0]
+        self.floor = (report, floor, start)
+        return floor, start
 
 
 def _epochs_completed(sim: Simulation) -> int:

@@ -256,9 +256,10 @@ def test_adaline_loss_per_epoch_against_an_independent_computation(qtbot):
         np.mean((y - X @ np.array(records[e * n - 1].weights_after)) ** 2) for e in range(1, 13)
     ]
     epochs, logs = chart.loss.data()
-    assert epochs.tolist() == list(range(1, 13))
-    np.testing.assert_allclose(10**logs, expected, rtol=1e-9)
-    np.testing.assert_allclose(10**logs, win.controller.simulation.epoch_losses(), rtol=1e-12)
+    assert epochs.tolist() == list(range(13))
+    assert 10 ** logs[0] == pytest.approx(1.0)  # epoch 0: w₀ = 0 scores 0, so (y − 0)² = 1
+    np.testing.assert_allclose(10 ** logs[1:], expected, rtol=1e-9)
+    np.testing.assert_allclose(10 ** logs[1:], win.controller.simulation.epoch_losses(), rtol=1e-12)
     w_ls = np.linalg.lstsq(X, y, rcond=None)[0]
     floor = np.mean((y - X @ w_ls) ** 2)
     assert chart.floor_line.isVisible()

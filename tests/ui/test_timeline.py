@@ -2,12 +2,13 @@
 
 import itertools
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
@@ -58,7 +59,7 @@ def test_the_slider_seeks_to_the_exact_state_of_an_independent_run(lesson, t):
     assert lesson.theory.trial.text() == str(t)
     assert lesson.time.timeline.slider.maximum() == 100
     label = lesson.time.timeline.position.text()
-    assert label == (f"trial {t} of 100" if t < 100 else "trial 100")
+    assert label == (f"t = {t} of 100" if t < 100 else "t = 100")
 
 
 def test_a_burst_of_slider_moves_seeks_once_and_the_last_position_wins(qtbot, lesson):
@@ -147,7 +148,7 @@ def test_stepping_on_from_a_rewound_state_replaces_the_future(qtbot, lesson):
     assert c.simulation.trials == 31 and c.simulation.history_length == 31
     slider = lesson.time.timeline.slider
     assert slider.maximum() == 31 and slider.value() == 31
-    assert lesson.time.timeline.position.text() == "trial 31"
+    assert lesson.time.timeline.position.text() == "t = 31"
 
 
 def test_an_unrecorded_trial_is_clamped_not_raised(lesson):
@@ -217,3 +218,18 @@ def test_the_timeline_follows_the_run_and_a_new_run_starts_empty(qtbot, lesson):
     c.set_dataset(Dataset([[0.0, 0.0], [1.0, 1.0]], [-1, 1]))
     c.step()
     assert slider.maximum() == 1 and slider.tick_columns().sum() == 1  # trial 1: a tie, a mistake
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_the_position_is_never_clipped_at_1024x768(qtbot, lesson, presentation):
+    lesson.presentation_action.setChecked(presentation)
+    frame = lesson.controller.frame
+    long = replace(frame, trace=replace(frame.trace, trials=1_234_567, length=2_345_678))
+    lesson.controller.frame_changed.emit(long)
+    lesson.resize(1024, 768)
+    qtbot.waitUntil(lambda: lesson.width() == 1024)
+    label = lesson.time.timeline.position
+    assert label.text() == "t = 1234567 of 2345678"
+    assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
+    assert lesson.rect().contains(QRect(label.mapTo(lesson, QPoint(0, 0)), label.size()))
+    lesson.controller.frame_changed.emit(frame)
