@@ -107,16 +107,13 @@ class Segment:
     converged_at: int | None = None
     cycle_found_at: int | None = None
     cycle_period: int | None = None
-    column_max: FloatArray = field(init=False)
+    largest: float = field(init=False)  # max |x_j| over all rows and features
     n: int = field(init=False)  # the number of rows
 
     def __post_init__(self) -> None:
         self.n = int(self.y.shape[0])
-        # max |x_j| over the rows: bounds the score's rounding error over all rows at once
-        if self.n:  # two reductions, no temporary copy of X
-            self.column_max = np.maximum(self.X.max(axis=0), -self.X.min(axis=0))
-        else:
-            self.column_max = np.zeros(self.X.shape[1], dtype=np.float64)
+        # Two whole-array reductions, fast and without a temporary copy of X.
+        self.largest = max(float(self.X.max()), -float(self.X.min())) if self.X.size else 0.0
 
     def epoch_of(self, t: int) -> int:
         """The epoch of trial t (start < t)."""

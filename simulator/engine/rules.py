@@ -10,6 +10,13 @@ turns it into the effective w that defines the boundary w·x = θ.
 Score s = w·x − θ (θ = 0 except classic Winnow); prediction sign(s). What s = 0 means is
 the run's tie rule (TIES).
 
+Ties are decided as a hand calculation would. Inputs written in decimals are not exact in
+binary, and every update rounds, so a score that is exactly 0 in rational arithmetic comes
+out as, say, −2.67e-12. A rule that `tracks_error` keeps a running bound e on how far each
+computed weight can be from the exact one (`propagate_error`, one line per rule, derived
+in its docstring), and a computed score within its bound (`tie_terms`) is an exact 0.
+Data written with a few decimals then follow the trajectory of exact rational arithmetic.
+
 `scores` is exact and row-independent: the score of a point is the same bits whether it
 is computed alone or in a block of a million (products rounded, then summed left to right,
 never a BLAS kernel whose order depends on the block), in NumPy (`numpy_dot_rows`) or in
@@ -30,6 +37,8 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "ALGORITHMS",
     "TIES",
+    "TIE_TEXT",
+    "UNIT_ROUNDOFF",
     "Adaline",
     "BalancedWinnow",
     "Parameter",
@@ -42,11 +51,19 @@ __all__ = [
     "numpy_dot_rows",
     "register",
     "squared_error",
+    "tie_terms",
 ]
 
 TIES = ("mistake", "positive", "negative")
 """What a score s = 0 means: undecided, a mistake whatever y (the perceptron's y·s <= 0);
 +1 (Winnow's "+ iff w·x >= θ"); or -1 ("+ iff w·x > 0")."""
+
+TIE_TEXT = {
+    "mistake": "undecided, which counts as a mistake",
+    "positive": "+1, as + iff s ≥ 0",
+    "negative": "−1, as + iff s > 0",
+}
+"""What a tie (s = 0) predicts under each tie rule, in words for the explanation."""
 
 FloatArray = NDArray[np.float64]
 
@@ -111,6 +128,30 @@ def squared_error(X: FloatArray, w: FloatArray, theta: float, y: NDArray[Any]) -
     residuals = y - numpy_dot_rows(X, w, theta)
     squares = residuals * residuals
     return float(np.cumsum(squares)[-1]) if squares.size else 0.0
+
+
+UNIT_ROUNDOFF = 2.0**-53
+"""u: a rounded float64 operation is off by at most u times its result's magnitude."""
+_U = UNIT_ROUNDOFF
+
+
+def tie_terms(w: FloatArray, error: FloatArray, theta: float) -> tuple[FloatArray, float]:
+    """(c, θ_err): a computed score s is within b = Σ_j |x_j| c_j + θ_err of the exact score.
+
+    The exact score is W·X − Θ over the exact inputs X (the decimals as written: a stored
+    x is within u|x| of one), weights W with |w_j − W_j| <= e_j (`error`), and θ. The
+    rounding of the d products and sums is at most γ_d Σ|w_j x_j|, γ_d = du/(1 − du);
+    the inputs' own rounding adds u|w_j x_j|, the final − θ u(|w·x| + θ), θ's own uθ:
+        |s − S| <= Σ_j |x_j| (e_j (1 + 2u) + (γ_d + 3u)|w_j|) + 2uθ.
+    The coefficients are inflated by 1 + 4(d + 2)u and θ's term doubled, so that b as
+    computed in floating point (left to right, as `numpy_dot_rows`) still bounds it.
+    """
+    d = w.shape[0]
+    gamma = d * _U / (1.0 - d * _U)
+    c: FloatArray = (error * (1.0 + 2.0 * _U) + (gamma + 3.0 * _U) * np.abs(w)) * (
+        1.0 + 4.0 * (d + 2) * _U
+    )
+    return c, 4.0 * _U * abs(theta)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +351,21 @@ class Rule:
         """The effective w of the boundary w·x = θ."""
         return state
 
+    def initial_error(self, state: FloatArray, given: bool) -> FloatArray:
+        """The error bound of the initial state: u|w₀| for numbers typed in decimals (they
+        are rounded once), 0 for the defaults, "ones", "zeros" and "random" (exact)."""
+        return _U * np.abs(state) if given else np.zeros_like(state)
+
+    def propagate_error(
+        self, error: FloatArray, state: FloatArray, new_state: FloatArray, x: FloatArray, y: int
+    ) -> FloatArray:
+        """The error bound after `update` took `state` to `new_state` on (x, y)."""
+        raise NotImplementedError
+
+    def weight_error(self, state: FloatArray, error: FloatArray) -> FloatArray:
+        """The error bound of the effective w, given that of the state."""
+        return error
+
     def scores(self, state: FloatArray, X: FloatArray) -> FloatArray:
         """s = w·x − θ for each row x of X (see `dot_rows`: the same bits for any block)."""
         return dot_rows(X, self.weights(state), self.threshold)
@@ -355,6 +411,7 @@ class Perceptron(Rule):
     tie: ClassVar[str] = "mistake"
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE,)
     bound: ClassVar[str | None] = "novikoff"
+    tracks_error: ClassVar[bool] = True
     update_formula: ClassVar[str] = "w ← w + η y x"
 
     def __post_init__(self) -> None:
@@ -363,6 +420,19 @@ class Perceptron(Rule):
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """w <- w + η y x."""
         return state + (self.learning_rate * y) * x
+
+    def propagate_error(
+        self, error: FloatArray, state: FloatArray, new_state: FloatArray, x: FloatArray, y: int
+    ) -> FloatArray:
+        """e' = e (1 + 4u) + 4u|ηx| + 2u|w'|.
+
+        fl(ηy·x) is within u|ηx| of ηyx, which is within 2u|ηx| of the exact H·X (η and x
+        each rounded once from decimals); the sum rounds by u|w'|. The spare u's cover the
+        rounding of this very formula.
+        """
+        return error * (1.0 + 4.0 * _U) + (
+            4.0 * _U * np.abs(self.learning_rate * x) + 2.0 * _U * np.abs(new_state)
+        )
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}"
@@ -405,6 +475,7 @@ class Winnow(Rule):
         ),
     )
     bound: ClassVar[str | None] = "winnow-disjunction"
+    tracks_error: ClassVar[bool] = True
     score_formula: ClassVar[str] = "s = w·x − θ"
     update_formula: ClassVar[str] = "wᵢ ← wᵢ · α^(y xᵢ)"
 
@@ -437,9 +508,30 @@ class Winnow(Rule):
                 "never moves a weight away from 0)"
             )
 
+    def factors(self, x: FloatArray, y: int) -> FloatArray:
+        """α^(y x), the multipliers of a mistake on (x, y)."""
+        result: FloatArray = self.promotion ** (y * x)
+        return result
+
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """wᵢ <- wᵢ · α^(y xᵢ)."""
-        return state * self.promotion ** (y * x)
+        return state * self.factors(x, y)
+
+    def propagate_error(
+        self, error: FloatArray, state: FloatArray, new_state: FloatArray, x: FloatArray, y: int
+    ) -> FloatArray:
+        """e' = e·m (1 + 4u) + u|w'| (4 + |x| (2 + 2|ln α|)), m = fl(α^(y x)); e' = e where x = 0.
+
+        m is within u(2 + |x| (1 + |ln α|)) relative of the exact A^(YX): pow rounds within
+        an ulp (2u), and α and x each rounded once from decimals move the power by about
+        |yx|u and |x ln α|u; the product rounds by u|w'|. Doubled where it is cheap.
+        """
+        factors = self.factors(x, y)
+        log = abs(math.log(self.promotion))
+        grown = error * factors * (1.0 + 4.0 * _U) + _U * np.abs(new_state) * (
+            4.0 + np.abs(x) * (2.0 + 2.0 * log)
+        )
+        return np.where(x != 0.0, grown, error)
 
     def describe(self) -> str:
         return f"α = {self.promotion:g}, θ = {self.threshold:g}"
@@ -494,9 +586,21 @@ class BalancedWinnow(Winnow):
         result: FloatArray = state[0] - state[1]
         return result
 
+    def factors(self, x: FloatArray, y: int) -> FloatArray:
+        """(α^(y x), α^(−y x)), the multipliers of w⁺ and w⁻."""
+        result: FloatArray = self.promotion ** np.stack((y * x, -y * x))
+        return result
+
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """wᵢ⁺ <- wᵢ⁺ α^(y xᵢ),  wᵢ⁻ <- wᵢ⁻ α^(−y xᵢ)."""
-        return state * self.promotion ** np.stack((y * x, -y * x))
+        return state * self.factors(x, y)
+
+    def weight_error(self, state: FloatArray, error: FloatArray) -> FloatArray:
+        """e_w = (e⁺ + e⁻)(1 + 2u) + 2u|w⁺ − w⁻|: the subtraction rounds once."""
+        result: FloatArray = (error[0] + error[1]) * (1.0 + 2.0 * _U) + 2.0 * _U * np.abs(
+            state[0] - state[1]
+        )
+        return result
 
     def describe(self) -> str:
         return f"α = {self.promotion:g}"

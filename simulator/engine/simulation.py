@@ -206,7 +206,7 @@ class Simulation:
         )
         self._n_features = n_features
         self._cyclic = order == "cyclic"
-        self._tie_code = 0
+        self._tie_code = TIES.index(self.tie)
         self._tracks_error = self._rule.tracks_error
         self._no_error = np.zeros(n_features)
         self._no_error.setflags(write=False)
@@ -219,9 +219,10 @@ class Simulation:
         self._block = 64
         self._set_current(dataset)
         state = np.array(self._initial_state)
+        given = initial_weights is not None and not isinstance(initial_weights, str)
         self._live = _Live(
             state=state,
-            error=np.zeros_like(state),
+            error=self._rule.initial_error(state, given) if self._tracks_error else state * 0.0,
             epoch_start=state,
             tortoise=state,
         )
@@ -697,7 +698,8 @@ class Simulation:
             if not math.isfinite(raw):
                 self._diverge(live, t, record, f"the score w·x overflowed at trial {t}")
             elif (mistake or not rule.mistake_driven) and not rule.batch:
-                self._accept(live, t, rule.update(live.state, segment.X[i], int(y[0]), raw), record)
+                x, label = segment.X[i], int(y[0])
+                self._accept(live, t, rule.update(live.state, x, label, raw), record, x, label)
         if position == segment.n - 1:
             self._end_epoch(live, segment, record)
         if sink is not None and mistake:
@@ -764,9 +766,8 @@ class Simulation:
                 self._history.record_mistake(t)
             if updating:
                 if math.isfinite(signed):
-                    self._accept(
-                        live, t, rule.update(live.state, segment.X[i], y, signed * y), record
-                    )
+                    x = segment.X[i]
+                    self._accept(live, t, rule.update(live.state, x, y, signed * y), record, x, y)
                 else:
                     self._diverge(live, t, record, f"the score w·x overflowed at trial {t}")
                 updating = live.diverged_at is None
@@ -861,21 +862,27 @@ class Simulation:
         for `segment` (cached; None: bmax over the current data, not cached)."""
         terms = live.terms
         if terms is None:
-            w = np.ascontiguousarray(self._rule.weights(live.state), dtype=np.float64)
-            terms = live.terms = _Terms(w, self._no_error, 0.0)
+            rule = self._rule
+            w = np.ascontiguousarray(rule.weights(live.state), dtype=np.float64)
+            if self._tracks_error:
+                c, theta_err = rules.tie_terms(
+                    w, rule.weight_error(live.state, live.error), rule.threshold
+                )
+                terms = _Terms(w, np.ascontiguousarray(c), theta_err)
+            else:
+                terms = _Terms(w, self._no_error, 0.0)
+            live.terms = terms
         if segment is None or terms.segment is not segment:
             if not self._tracks_error:
                 bmax = 0.0
             else:
-                X = self._X if segment is None else segment.X
-                column_max = (
-                    segment.column_max
-                    if segment is not None
-                    else (np.maximum(X.max(axis=0), -X.min(axis=0)) if X.shape[0] else terms.c)
-                )
-                # Any sum of these nonnegative terms is within a factor 1 + d·u of another,
-                # so twice this bounds every row's computed b.
-                bmax = 2.0 * (float(np.dot(column_max, terms.c)) + terms.theta_err)
+                if segment is not None:
+                    largest = segment.largest
+                else:
+                    X = self._X
+                    largest = max(float(X.max()), -float(X.min())) if X.size else 0.0
+                # b = Σ|x_j| c_j <= max|x| Σ c_j; twice that also covers its rounding.
+                bmax = 2.0 * (largest * float(np.sum(terms.c)) + terms.theta_err)
             if segment is None:
                 return replace(terms, bmax=bmax)
             terms.bmax, terms.segment = bmax, segment
@@ -909,8 +916,17 @@ class Simulation:
 
     # -- updates and the end of an epoch -----------------------------------------------------
 
-    def _accept(self, live: _Live, t: int, new_state: FloatArray, record: bool) -> None:
-        """Take the update of trial t, unless it overflowed (then diverge)."""
+    def _accept(
+        self,
+        live: _Live,
+        t: int,
+        new_state: FloatArray,
+        record: bool,
+        x: FloatArray | None = None,
+        y: int = 0,
+    ) -> None:
+        """Take the update of trial t on (x, y), unless it overflowed (then diverge); carry
+        the weights' error bound along."""
         if new_state.size <= 16:  # plain floats are quicker than NumPy for a few numbers
             within = all(-_OVERFLOW <= v <= _OVERFLOW for v in new_state.ravel().tolist())
         else:
@@ -918,6 +934,8 @@ class Simulation:
         if not within:  # NaN fails both tests
             self._diverge(live, t, record, None)
             return
+        if self._tracks_error and x is not None:
+            live.error = self._rule.propagate_error(live.error, live.state, new_state, x, y)
         live.state = new_state
         live.terms = None
         live.updates += 1

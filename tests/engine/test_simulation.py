@@ -19,12 +19,20 @@ RULES = [
     {"algorithm": "adaline", "learning_rate": 0.05},
     {"algorithm": "adaline", "learning_rate": 0.01, "mode": "batch"},
     {"algorithm": "perceptron", "bias": False, "preprocessing": "unit"},
+    {"algorithm": "perceptron", "tie": "positive", "learning_rate": 0.1},
+    {"algorithm": "perceptron", "tie": "negative"},
+    {"algorithm": "winnow", "tie": "negative", "promotion": 1.1},
+    {"algorithm": "balanced-winnow", "tie": "mistake", "promotion": 1.5},
+    {"algorithm": "adaline", "learning_rate": 0.05, "tie": "positive"},
 ]
 
 
-def random_dataset(seed, n=60, d=2, separable=True):
+def random_dataset(seed, n=60, d=2, separable=True, decimals=None):
+    """Random points; with `decimals`, rounded so (as in a CSV) that exact ties happen."""
     rng = np.random.default_rng(seed)
     points = rng.uniform(-1, 1, size=(n, d))
+    if decimals is not None:
+        points = np.round(points, decimals)
     w = rng.normal(size=d)
     labels = np.where(points @ w + 0.1 > 0, 1, -1)
     if not separable:
@@ -67,7 +75,7 @@ def test_perceptron_matches_sklearn_without_bias_and_with_eta():
 @pytest.mark.parametrize("params", RULES, ids=lambda p: "-".join(map(str, p.values())))
 @pytest.mark.parametrize("order", ["cyclic", "random"])
 def test_run_follows_exactly_the_trajectory_of_step(params, order):
-    ds = random_dataset(3, n=97, separable=params["algorithm"] != "perceptron")
+    ds = random_dataset(3, n=97, separable=params["algorithm"] != "perceptron", decimals=1)
     stepped = Simulation(ds, order=order, seed=7, **params)
     trials = trajectory_by_steps(stepped, 700)
     fast = Simulation(ds, order=order, seed=7, **params)
@@ -89,9 +97,11 @@ def test_run_follows_exactly_the_trajectory_of_step(params, order):
     rule=st.sampled_from(RULES),
     order=st.sampled_from(["cyclic", "random"]),
     chunks=st.lists(st.integers(1, 90), min_size=1, max_size=6),
+    decimals=st.sampled_from([None, 0, 1]),
 )
-def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, rule, order, chunks):
-    ds = random_dataset(seed, n=n, separable=seed % 2 == 0)
+def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, rule, order, chunks, decimals):
+    """Bit for bit, whatever the chunks; with data in decimals, ties decided alike."""
+    ds = random_dataset(seed, n=n, separable=seed % 2 == 0, decimals=decimals)
     total = sum(chunks)
     stepped = Simulation(ds, order=order, seed=seed, **rule)
     trajectory_by_steps(stepped, total)
@@ -100,6 +110,7 @@ def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, rule, order, 
         fast.run(chunk, until_converged=False)
     assert np.array_equal(fast.state, stepped.state)
     assert fast.mistakes == stepped.mistakes and fast.converged_at == stepped.converged_at
+    assert fast.mistake_trials().tolist() == stepped.mistake_trials().tolist()
 
 
 def test_fast_path_is_exact_in_many_dimensions():
@@ -300,7 +311,7 @@ def test_compiled_and_numpy_scans_give_the_same_bits(monkeypatch, params, order)
         "the compiled scan (simulator/engine/_scan.c) was not built: install a C compiler "
         'and run pip install -e ".[test]" again'
     )
-    ds = random_dataset(9, n=300, separable=params["algorithm"] == "perceptron")
+    ds = random_dataset(9, n=300, separable=params["algorithm"] == "perceptron", decimals=1)
     compiled = Simulation(ds, order=order, seed=2, **params)
     compiled.run(5000, until_converged=False)
     monkeypatch.setattr(rules, "compiled", None)

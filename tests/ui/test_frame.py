@@ -22,3 +22,30 @@ def test_the_explanation_of_winnow_shows_the_threshold_arithmetic():
     text = explain_trial(build_frame(sim))
     assert "s = w·x − θ = 1 − 2 = -1" in text and "mistake" in text
     assert "α = 2: (1, 1) → (1, 2)" in text
+
+
+def test_the_explanation_shows_a_snapped_tie_as_s_equal_0_with_its_tie_rule():
+    # Iris, trial 38,167: the exact score is 0; floats compute -2.67e-12.
+    sim = Simulation(load_preset("iris"))
+    sim.run(38_167, until_converged=False)
+    text = explain_trial(build_frame(sim))
+    assert "s = w·x = 0: a tie: undecided, which counts as a mistake, <b>mistake</b>" in text
+    assert "e-12" not in text
+    winnow = Simulation(load_preset("and"), "winnow", bias=False)
+    winnow.run(4)
+    text = explain_trial(build_frame(winnow))
+    assert "s = w·x − θ = 2 − 2 = 0: a tie: +1, as + iff s ≥ 0, correct." in text
+
+
+def test_the_explanation_never_prints_a_refused_update_as_applied():
+    # s = 1 + 300 - 1000 < 0 on a positive: w <- w * 10^(1, 300) would pass 1e150.
+    sim = Simulation(Dataset([[300.0]], [1]), "winnow", promotion=10.0, threshold=1000.0)
+    sim.step()
+    text = explain_trial(build_frame(sim))
+    assert "<b>mistake</b>" in text and "→" not in text
+    assert "No update: the run stopped updating at trial 1" in text and "w stays" in text
+    adaline = Simulation(load_preset("iris"), "adaline", learning_rate=0.5)
+    adaline.run(10_000)
+    adaline.step()  # after the divergence: Adaline no longer updates
+    text = explain_trial(build_frame(adaline))
+    assert "w ← w + η (y − s) x" not in text and "stopped updating" in text
