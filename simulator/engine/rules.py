@@ -29,12 +29,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "ADALINE_FALLBACK_RATE",
     "ALGORITHMS",
     "TIES",
     "TIE_TEXT",
@@ -47,9 +49,11 @@ __all__ = [
     "Winnow",
     "compiled",
     "dot_rows",
+    "largest_gram_eigenvalue",
     "make_rule",
     "numpy_dot_rows",
     "register",
+    "round_down",
     "squared_error",
     "tie_terms",
 ]
@@ -246,12 +250,34 @@ ADALINE_RATE = Parameter(
     "learning_rate",
     "η",
     "learning rate",
-    default=0.1,
+    default=None,
     minimum=0.0,
     maximum=1e6,
     exclusive_minimum=True,
     help="the step size η > 0 (η < 2/R² online, 2/λ_max(XᵀX) batch suffice for stability)",
+    derived="from the data: 1/R² online, 1/λ_max(XᵀX) batch (half the stable bound), "
+    "rounded down to 2 digits",
 )
+ADALINE_FALLBACK_RATE = 0.1
+"""Adaline's η when the data give no scale (no points, or all at the origin)."""
+
+
+def round_down(value: float, digits: int = 2) -> float:
+    """`value` > 0 rounded down to `digits` significant digits (0.01652 -> 0.016)."""
+    exact = Decimal(repr(value))
+    step = Decimal(1).scaleb(exact.adjusted() - digits + 1)
+    return float(exact.quantize(step, rounding=ROUND_FLOOR))
+
+
+def largest_gram_eigenvalue(X: FloatArray) -> float:
+    """λ_max(XᵀX), from the smaller of XᵀX and XXᵀ (the same nonzero eigenvalues); for
+    both sides above 2048, ‖X‖_F² (the trace, an upper bound: a smaller, still stable η)."""
+    n, d = X.shape
+    if min(n, d) > 2048:
+        return float(np.einsum("ij,ij->", X, X))
+    gram = X.T @ X if d <= n else X @ X.T
+    return float(np.linalg.eigvalsh(gram)[-1])
+
 
 Formatter = Callable[[float], str]
 
@@ -280,8 +306,13 @@ class Rule:
     threshold: float = 0.0
 
     @classmethod
-    def build(cls, n_features: int, **parameters: Any) -> Rule:
-        """This rule with `parameters` (None: the default), checked; the others ignored."""
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+    ) -> Rule:
+        """This rule with `parameters` (None: the default), checked; the others ignored.
+
+        `features` (the feature matrix of the data) is there for defaults derived from
+        the data."""
         known = {p.name: parameters.get(p.name) for p in cls.parameters}
         values = {
             name: (p.default if known[name] is None else known[name])
@@ -365,6 +396,10 @@ class Rule:
     def weight_error(self, state: FloatArray, error: FloatArray) -> FloatArray:
         """The error bound of the effective w, given that of the state."""
         return error
+
+    def refuse(self, new_state: FloatArray) -> str | None:
+        """Why the rule cannot go on from `new_state` (finite, within 1e150), or None."""
+        return None
 
     def scores(self, state: FloatArray, X: FloatArray) -> FloatArray:
         """s = w·x − θ for each row x of X (see `dot_rows`: the same bits for any block)."""
@@ -480,7 +515,9 @@ class Winnow(Rule):
     update_formula: ClassVar[str] = "wᵢ ← wᵢ · α^(y xᵢ)"
 
     @classmethod
-    def build(cls, n_features: int, **parameters: Any) -> Rule:
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+    ) -> Rule:
         """θ defaults to the number of features n."""
         threshold = parameters.get("threshold")
         promotion = parameters.get("promotion")
@@ -507,6 +544,18 @@ class Winnow(Rule):
                 f"{self.title} needs positive initial weights (a multiplicative update "
                 "never moves a weight away from 0)"
             )
+
+    def refuse(self, new_state: FloatArray) -> str | None:
+        """A weight halved past the smallest float is 0, and no multiplication revives it."""
+        dead = np.flatnonzero(new_state.ravel() == 0.0)
+        if not dead.size:
+            return None
+        j = int(dead[0]) % new_state.shape[-1]
+        return (
+            f"weight {j + 1} would underflow to 0 (demoted below 1e-308), and a "
+            "multiplicative update could never revive it. These data keep demoting it: try "
+            "Balanced Winnow, standardized or unit-length features, or α closer to 1"
+        )
 
     def factors(self, x: FloatArray, y: int) -> FloatArray:
         """α^(y x), the multipliers of a mistake on (x, y)."""
@@ -567,7 +616,9 @@ class BalancedWinnow(Winnow):
     update_formula: ClassVar[str] = "wᵢ⁺ ← wᵢ⁺ α^(y xᵢ), wᵢ⁻ ← wᵢ⁻ α^(−y xᵢ)"
 
     @classmethod
-    def build(cls, n_features: int, **parameters: Any) -> Rule:
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+    ) -> Rule:
         if parameters.get("threshold") not in (None, 0, 0.0):
             raise ValueError("Balanced Winnow has no threshold (θ = 0)")
         promotion = parameters.get("promotion")
@@ -626,7 +677,7 @@ class Adaline(Rule):
     Stable for η < 2/R² online and η < 2/λ_max(XᵀX) in batch.
     """
 
-    learning_rate: float = 0.1
+    learning_rate: float = ADALINE_FALLBACK_RATE
     batch: bool = False
     name: ClassVar[str] = "adaline"
     title: ClassVar[str] = "Adaline"
@@ -648,15 +699,33 @@ class Adaline(Rule):
     update_formula: ClassVar[str] = "w ← w + η (y − s) x"
 
     @classmethod
-    def build(cls, n_features: int, **parameters: Any) -> Rule:
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+    ) -> Rule:
+        """η defaults to `default_rate` of the features."""
         mode = parameters.get("mode") or "online"
         if mode not in ("online", "batch"):
             raise ValueError(f"unknown mode {mode!r}; use 'online' or 'batch'")
         rate = parameters.get("learning_rate")
-        return cls(
-            learning_rate=float(ADALINE_RATE.default if rate is None else rate),  # type: ignore[arg-type]
-            batch=mode == "batch",
-        )
+        batch = mode == "batch"
+        if rate is None:
+            rate = cls.default_rate(features, batch=batch)
+        return cls(learning_rate=float(rate), batch=batch)
+
+    @staticmethod
+    def default_rate(features: FloatArray | None, *, batch: bool) -> float:
+        """Half the sufficient stable bound, 1/R² online or 1/λ_max(XᵀX) batch, rounded
+        down to two significant digits (a number a teacher can type): inside the stable
+        range with room to spare, and as large as that allows, so it learns quickly."""
+        if features is None or features.shape[0] == 0:
+            return ADALINE_FALLBACK_RATE
+        if batch:
+            scale = largest_gram_eigenvalue(features)
+        else:
+            scale = float(np.max(np.einsum("ij,ij->i", features, features)))
+        if not (math.isfinite(scale) and scale > 0):
+            return ADALINE_FALLBACK_RATE
+        return round_down(1.0 / scale)
 
     def __post_init__(self) -> None:
         ADALINE_RATE.check(self.learning_rate)
@@ -708,10 +777,13 @@ for _rule in (Perceptron, Winnow, BalancedWinnow, Adaline):
     register(_rule)
 
 
-def make_rule(algorithm: str, n_features: int, **parameters: Any) -> Rule:
-    """Build the rule named `algorithm` with its parameters (others are ignored)."""
+def make_rule(
+    algorithm: str, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+) -> Rule:
+    """Build the rule named `algorithm` with its parameters (others are ignored); defaults
+    that depend on the data (Adaline's η) are derived from `features`."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     if parameters.get("mode") not in (None, "online", "batch"):
         raise ValueError(f"unknown mode {parameters['mode']!r}; use 'online' or 'batch'")
-    return ALGORITHMS[algorithm].build(n_features, **parameters)
+    return ALGORITHMS[algorithm].build(n_features, features=features, **parameters)

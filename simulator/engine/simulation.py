@@ -11,9 +11,17 @@ Convergence. A mistake-driven rule has converged when a whole epoch passed with 
 Adaline has converged when an epoch moved no weight by more than
 ``tolerance · max(1, max|w|)``. `run` stops there; `step` goes on regardless.
 
+Cycles. In cyclic order on unchanged data, when w at the start of an epoch repeats, bit
+for bit, w at an earlier epoch start, the run repeats itself forever: `cycle_period` (P
+epochs) and `cycle_found_at` say so, and `run` stops there as at convergence. Brent's
+search needs O(1) memory however long the run (the tie bounds keep growing along a
+cycle, but they decide nothing new until they reach the data's resolution).
+
 Divergence. When an update would make a weight non-finite or larger than 1e150 (its
-square would overflow), or a score overflows, the simulation keeps the last finite
-weights, stops updating, and says why in `divergence_reason`.
+square would overflow), or a score overflows, or (Adaline) the mean squared error at the
+end of an epoch has grown a millionfold over its smallest value on these data (w₀
+included), or (the Winnows) a weight would underflow to 0, the simulation keeps the last
+weights, stops updating, and says why in `divergence_reason`; `run` stops there.
 
 History. The trajectory is a function of the settings and the data, so it is not stored
 trial by trial: `History` keeps the mistakes, the epoch losses and checkpoints of the live
@@ -63,6 +71,8 @@ _OVERFLOW = 1e150
 _MAX_BLOCK = 1 << 16  # NumPy path: rows scored at once
 _CHECKPOINT_UPDATES = 256  # a checkpoint at least every this many updates...
 _CHECKPOINT_WORK = 1 << 22  # ...and every this many trials x features
+_GROWTH = 1e6  # Adaline diverges once its epoch loss grows this much over its minimum...
+_LOSS_FLOOR = 1e-9  # ...counted from at least this (an exact fit has loss 0)
 
 
 @dataclass(slots=True)
@@ -103,15 +113,15 @@ class _Live:
 
     state: FloatArray
     error: FloatArray
+    epoch_start: FloatArray
+    tortoise: FloatArray
     trials: int = 0
     mistakes: int = 0
     updates: int = 0
     epoch_updates: int = 0
-    epoch_start: FloatArray | None = None
     min_loss: float = math.inf
     power: int = 1
     lam: int = 1
-    tortoise: FloatArray | None = None
     segment: Segment | None = None
     segment_index: int = -1
     diverged_at: int | None = None
@@ -127,7 +137,8 @@ class Simulation:
 
     Parameters (keyword-only after `algorithm`):
         algorithm: "perceptron", "winnow", "balanced-winnow" or "adaline".
-        learning_rate: η > 0 (Perceptron 1, Adaline 0.1 by default).
+        learning_rate: η > 0 (Perceptron: 1; Adaline: derived from the data, half the
+            sufficient stable bound, see `rules.Adaline.default_rate`).
         promotion: α > 1 for the Winnows (default 2).
         threshold: θ for classic Winnow (default: the number of features).
         mode: Adaline's "online" (LMS per trial) or "batch" (one gradient step per epoch).
@@ -175,15 +186,16 @@ class Simulation:
         else:
             initial = tuple(np.asarray(initial_weights, dtype=np.float64).ravel().tolist())
         n_features = dataset.dimension + (1 if bias else 0)
+        self._features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
         self._rule: Rule = make_rule(
             algorithm,
             n_features,
+            features=self._features.transform(dataset.points),
             learning_rate=learning_rate,
             promotion=promotion,
             threshold=threshold,
             mode=mode,
         )
-        self._features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
         self._initial_state = self._rule.initial_state(
             n_features,
             initial_weights,
@@ -326,6 +338,20 @@ class Simulation:
     @property
     def converged(self) -> bool:
         return self.converged_at is not None
+
+    @property
+    def cycle_found_at(self) -> int | None:
+        """The trial at which w at an epoch start was seen to repeat an earlier epoch-start
+        w on the current data (cyclic order): from there it cycles forever."""
+        segment = self._current_segment()
+        at = None if segment is None else segment.cycle_found_at
+        return at if at is not None and at <= self._live.trials else None
+
+    @property
+    def cycle_period(self) -> int | None:
+        """P: w at the start of an epoch equals w P epochs earlier (None: no cycle found)."""
+        segment = self._current_segment()
+        return None if self.cycle_found_at is None or segment is None else segment.cycle_period
 
     @property
     def diverged(self) -> bool:
@@ -537,16 +563,34 @@ class Simulation:
             margin=signed_margin(signed, self._rule.weights(self._live.state)),
             misclassified=misclassified,
             diverged_at=self.diverged_at,
+            cycle_period=self.cycle_period,
+            cycle_found_at=self.cycle_found_at,
         )
 
     # -- changing the data ---------------------------------------------------------------------
 
     def replace_dataset(self, dataset: Dataset) -> None:
-        """Continue on new data: weights and counters stay; a new epoch starts next trial."""
+        """Continue on new data: weights and counters stay; a new epoch starts next trial.
+
+        Before the first trial, defaults derived from the data (Adaline's η) are derived
+        again from the new data; after it, the rule stays as it is.
+        """
         if not isinstance(dataset, Dataset):
             raise TypeError(f"dataset must be a Dataset, not {type(dataset).__name__}")
         self._set_current(dataset)
         self._history.truncate(self._live.trials)
+        if self._live.trials == 0:  # nothing ran yet: defaults derived from data follow them
+            settings = self.settings
+            self._rule = make_rule(
+                settings.algorithm,
+                self._n_features,
+                features=self._X,
+                learning_rate=settings.learning_rate,
+                promotion=settings.promotion,
+                threshold=settings.threshold,
+                mode=settings.mode,
+            )
+            self._live.terms = None
 
     # -- running -----------------------------------------------------------------------------------
 
@@ -571,7 +615,8 @@ class Simulation:
     ) -> int:
         """Run up to `max_trials` trials; return how many ran.
 
-        Stops early once converged or diverged (unless `until_converged=False`), right
+        Stops early once converged, diverged or found cycling (unless
+        `until_converged=False`), right
         after a mistake (if `stop_on_mistake`), or when `budget_seconds` of wall time have
         passed (checked between blocks; the trajectory never depends on it).
         """
@@ -605,8 +650,8 @@ class Simulation:
         return done
 
     def _settled(self) -> bool:
-        """Whether `run` has nothing more to do: converged or diverged."""
-        return self.converged or self.diverged
+        """Whether `run` has nothing more to do: converged, diverged, or cycling."""
+        return self.converged or self.diverged or self.cycle_found_at is not None
 
     # -- the run code, shared by recording and replay ------------------------------------------
     #
@@ -778,7 +823,8 @@ class Simulation:
                 else:
                     sink.append(rule.weights(live.state))
             if (
-                stop_on_mistake
+                live.diverged_at == t
+                or stop_on_mistake
                 or (update_budget is not None and live.updates - updates >= update_budget)
                 or (deadline is not None and time.perf_counter() >= deadline)
             ):
@@ -934,6 +980,10 @@ class Simulation:
         if not within:  # NaN fails both tests
             self._diverge(live, t, record, None)
             return
+        refusal = self._rule.refuse(new_state)
+        if refusal is not None:
+            self._diverge(live, t, record, f"{self._rule.title} stopped at trial {t}: {refusal}.")
+            return
         if self._tracks_error and x is not None:
             live.error = self._rule.propagate_error(live.error, live.state, new_state, x, y)
         live.state = new_state
@@ -946,43 +996,80 @@ class Simulation:
         if record:
             self._history.record_divergence(t, reason or self._divergence_message(t))
 
+    def _stable_rate_text(self) -> str:
+        """The sufficient condition for stability on the current data, in words."""
+        rule = self._rule
+        report = self.adaline_report()
+        limit = report.batch_rate_limit if rule.batch else report.online_rate_limit
+        mode = "batch" if rule.batch else "online"
+        return (
+            f"η = {getattr(rule, 'learning_rate', math.nan):g} is too large for these data; "
+            f"η < {limit:.4g} suffices for {mode} stability (a sufficient condition, not a "
+            "necessary one)"
+        )
+
     def _divergence_message(self, t: int) -> str:
         rule = self._rule
-        if not rule.mistake_driven:  # Adaline: η too large for these data
-            report = self.adaline_report()
-            limit = report.batch_rate_limit if rule.batch else report.online_rate_limit
+        if rule.least_squares:  # Adaline: η too large for these data
             return (
                 f"{rule.title} diverged at trial {t}: the weights grew past 1e150. "
-                f"η = {getattr(rule, 'learning_rate', math.nan):g} is too large; "
-                f"η < {limit:.4g} suffices for {'batch' if rule.batch else 'online'} stability"
+                f"{self._stable_rate_text()}"
             )
         return (
             f"{rule.title} overflowed at trial {t}: a weight grew past 1e150, so it stopped "
             "updating (try a smaller α or scaled data)"
         )
 
+    def _growth_message(self, t: int, segment: Segment, live: _Live, loss: float) -> str:
+        return (
+            f"{self._rule.title} diverged at trial {t} (epoch {segment.epoch_of(t)}): its mean "
+            f"squared error grew from {live.min_loss:.3g} to {loss:.3g}, over a millionfold, "
+            f"so it stopped updating. {self._stable_rate_text()}"
+        )
+
     def _end_epoch(self, live: _Live, segment: Segment, record: bool) -> None:
-        """The batch step, the convergence test and the epoch's loss, as trial `live.trials`
-        completes an epoch of `segment`."""
+        """The batch step, the convergence test, the epoch's loss (Adaline: the divergence
+        test) and the cycle search, as trial `live.trials` completes an epoch of `segment`."""
         rule = self._rule
+        t = live.trials
         if rule.batch and live.diverged_at is None:
-            self._accept(live, live.trials, self._batch_update(live, segment), record)
-        if record and live.diverged_at is None and segment.converged_at is None:
-            if rule.mistake_driven:
-                settled = live.epoch_updates == 0
-            else:
-                assert live.epoch_start is not None
-                change = float(np.max(np.abs(live.state - live.epoch_start)))
-                settled = change <= self.settings.tolerance * max(
-                    1.0, float(np.max(np.abs(live.state)))
-                )
-            if settled:
-                segment.converged_at = live.trials
-        if record:
-            self._history.record_loss(self._loss(live.state, segment))
+            self._accept(live, t, self._batch_update(live, segment), record)
+        updating = live.diverged_at is None
+        if rule.mistake_driven:
+            settled = live.epoch_updates == 0
+        else:
+            change = float(np.max(np.abs(live.state - live.epoch_start)))
+            settled = change <= self.settings.tolerance * max(
+                1.0, float(np.max(np.abs(live.state)))
+            )
+        converged = segment.converged_at is not None and segment.converged_at <= t
+        if record and updating and settled and not converged:
+            segment.converged_at = t
+        converged = converged or (updating and settled)
+        if record or (rule.least_squares and updating):
+            loss = self._loss(live.state, segment)
+            if record:
+                self._history.record_loss(loss)
+            if rule.least_squares and updating:
+                if not math.isfinite(loss) or loss > _GROWTH * max(live.min_loss, _LOSS_FLOOR):
+                    self._diverge(live, t, record, self._growth_message(t, segment, live, loss))
+                live.min_loss = min(live.min_loss, loss)
+        if self._cyclic and updating and not converged:
+            self._search_cycle(live, segment, record)
         live.epoch_updates = 0
         if not rule.mistake_driven:
             live.epoch_start = live.state
+
+    def _search_cycle(self, live: _Live, segment: Segment, record: bool) -> None:
+        """Brent's cycle search over the epoch-start states x₀, x₁, … of this segment,
+        in O(1) memory: `tortoise` is x at the last power of two, `lam` the distance to
+        it; the first time x equals the tortoise, `lam` is the period."""
+        if np.array_equal(live.state, live.tortoise):
+            if record and segment.cycle_found_at is None and segment.converged_at is None:
+                segment.cycle_found_at, segment.cycle_period = live.trials, live.lam
+        elif live.power == live.lam:
+            live.tortoise, live.power, live.lam = live.state, 2 * live.power, 0
+        live.lam += 1
 
     def _batch_update(self, live: _Live, segment: Segment) -> FloatArray:
         """Adaline's batch step at the end of the epoch that trial `live.trials` completed:
@@ -1041,7 +1128,10 @@ class Simulation:
             live.segment, live.segment_index = segment, index
             live.epoch_updates = 0
             live.epoch_start = live.state
-            live.min_loss = math.inf
+            # Adaline's divergence test counts growth from the start, too.
+            live.min_loss = (
+                self._loss(live.state, segment) if self._rule.least_squares else math.inf
+            )
             live.power, live.lam, live.tortoise = 1, 1, live.state
 
     def _enter_next(self, live: _Live) -> Segment:
@@ -1099,10 +1189,8 @@ class Simulation:
         if self._tracks_error:
             parts.append(live.error.ravel())
         if not self._rule.mistake_driven:
-            assert live.epoch_start is not None
             parts.append(live.epoch_start.ravel())
         if self._cyclic:
-            assert live.tortoise is not None
             parts.append(live.tortoise.ravel())
         return ints, np.concatenate(parts)
 

@@ -83,6 +83,12 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
     conflicts = ds.conflicting_pairs()
     if snapshot.converged:
         return f"Converged at trial {snapshot.converged_at}: a whole epoch without an update."
+    if snapshot.cycle_period is not None:
+        epochs = "epoch" if snapshot.cycle_period == 1 else f"{snapshot.cycle_period} epochs"
+        return (
+            f"Cycling: w at the start of an epoch repeats every {epochs} (seen at trial "
+            f"{snapshot.cycle_found_at}), so it will never converge."
+        )
     if conflicts:
         i, j = conflicts[0]
         return (

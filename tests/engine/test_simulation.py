@@ -4,7 +4,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 
@@ -321,3 +321,155 @@ def test_compiled_and_numpy_scans_give_the_same_bits(monkeypatch, params, order)
     assert compiled.mistakes == plain.mistakes and compiled.converged_at == plain.converged_at
     for t in (1, 299, 300, 2500, 5000):
         assert compiled.trial(t) == plain.trial(t)
+
+
+# -- cycles (cyclic order, non-separable data) ---------------------------------------------------
+
+
+def test_xor_cycles_with_period_one_epoch():
+    # From w = 0 the perceptron errs on all four points of XOR and the four updates cancel:
+    # (-1,0,0), (0,0,1), (1,1,1), (0,0,0). w at every epoch start is 0.
+    sim = Simulation(load_preset("xor"))
+    assert sim.run(1000) == 4
+    assert (sim.cycle_period, sim.cycle_found_at) == (1, 4)
+    assert not sim.converged and sim.weights.tolist() == [0.0, 0.0, 0.0]
+    snap = sim.snapshot()
+    assert (snap.cycle_period, snap.cycle_found_at) == (1, 4)
+    sim.seek(3)
+    assert sim.cycle_period is None
+    assert sim.run(10, until_converged=False) == 10  # it can still be stepped on
+
+
+def test_a_longer_cycle_is_found_and_its_period_is_exact():
+    ds = Dataset(
+        [[3.0, -2.0], [-2.0, 2.0], [2.0, 0.0], [-2.0, 2.0], [0.0, -2.0], [-3.0, -1.0]],
+        [1, -1, 1, -1, -1, 1],
+    )
+    sim = Simulation(ds)
+    sim.run(100_000)
+    assert (sim.cycle_period, sim.cycle_found_at) == (9, 144)
+    starts = [w.weights_after for w in sim.trial_records(6, 144)[::6]]  # epochs 1..24
+    assert starts[-1] == starts[-1 - 9] and all(starts[-1] != s for s in starts[-9:-1])
+    sim.replace_dataset(ds.with_point((0.0, 0.0), 1))
+    assert sim.cycle_period is None  # new data: looked for afresh
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    points=st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=2, max_size=6),
+    labels=st.lists(st.sampled_from([-1, 1]), min_size=6, max_size=6),
+    rule=st.sampled_from(["perceptron", "balanced-winnow"]),
+)
+def test_brent_finds_the_period_of_the_epoch_start_states(points, labels, rule):
+    """Against the epoch-start states recorded naively: the period is the smallest P with
+    x_E = x_(E−P) at the epoch E where it was found, and a repeat among the first epochs
+    is always found (Brent's search finds it within three times its index)."""
+    ds = Dataset(np.array(points, float), labels[: len(points)])
+    n, cap = len(points), 600
+    sim = Simulation(ds, rule)
+    sim.run(cap * n)
+    reference = Simulation(ds, rule)
+    starts = [reference.state.tobytes()]
+    for _ in range(min(sim.trials, cap * n) // n):
+        for _ in range(n):
+            reference.step()
+        starts.append(reference.state.tobytes())
+    if sim.cycle_period is not None:
+        epoch = sim.cycle_found_at // n
+        period = sim.cycle_period
+        assert starts[epoch] == starts[epoch - period]
+        assert all(starts[epoch] != starts[epoch - p] for p in range(1, period))
+        assert sim.converged_at is None
+    else:
+        first_repeat = next((j for j in range(1, len(starts)) if starts[j] in starts[:j]), None)
+        assert first_repeat is None or 3 * first_repeat > cap or sim.converged
+
+
+def test_random_order_never_reports_a_cycle():
+    sim = Simulation(load_preset("xor"), order="random")
+    sim.run(2000)
+    assert sim.trials == 2000 and sim.cycle_period is None
+
+
+# -- Adaline: divergence, and a default η from the data --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "rate", "epoch", "limit"),
+    [("batch", 0.01, 2, "0.0002962"), ("online", 0.05, 1, "0.02569")],
+)
+def test_adaline_divergence_is_caught_when_the_loss_grows_a_millionfold(mode, rate, epoch, limit):
+    """Raw iris: batch η = 0.01 was flagged at epoch 83 (loss 5e179 at epoch 50), online
+    η = 0.05 at epoch 13, when the weights passed 1e150; the epoch loss catches it early."""
+    sim = Simulation(load_preset("iris"), "adaline", learning_rate=rate, mode=mode)
+    sim.run(10**6)
+    assert sim.diverged and sim.diverged_at == 150 * epoch and sim.epoch == epoch
+    losses = sim.epoch_losses()
+    assert losses[-1] > 1e6 and all(loss <= 1e6 for loss in losses[:-1])  # w₀ = 0: loss 1
+    reason = sim.divergence_reason
+    assert f"η = {rate:g} is too large" in reason and f"η < {limit} suffices" in reason
+    assert "sufficient condition, not a necessary one" in reason
+    assert np.all(np.isfinite(sim.weights))
+
+
+def test_adaline_divergence_test_counts_from_the_smallest_loss_so_far():
+    ds = Dataset([[2.0], [-1.0]], [1, -1])
+    sim = Simulation(ds, "adaline", learning_rate=0.7, mode="batch")
+    sim.run(10**5)
+    losses = sim.epoch_losses()
+    smallest = np.minimum.accumulate(np.concatenate(([1.0], losses)))
+    grown = np.flatnonzero(losses > 1e6 * np.maximum(smallest[:-1], 1e-9))
+    assert sim.diverged and sim.diverged_at == 2 * (int(grown[0]) + 1)
+
+
+@pytest.mark.parametrize(("mode", "rate"), [("online", 0.012), ("batch", 0.00014)])
+def test_adalines_default_rate_is_derived_from_the_data_and_stable_on_iris(mode, rate):
+    """Half the sufficient bound (1/R² = 1/77.85 online, 1/λ_max = 1/6752 batch), rounded
+    down to two significant digits."""
+    sim = Simulation(load_preset("iris"), "adaline", mode=mode)
+    assert sim.rule.learning_rate == rate and sim.settings.learning_rate is None
+    sim.run(200_000)
+    assert not sim.diverged and np.all(sim.epoch_losses() < 1.2)
+    # Batch descends to w_LS's loss (0.1886); online in cyclic order settles where the
+    # last, all negative, points of each epoch pull it (iris lists setosa first).
+    assert sim.epoch_losses()[-1] < (1.0 if mode == "online" else 0.19)
+    assert sim.converged == (mode == "online")
+
+
+def test_the_default_rate_follows_the_data_until_the_first_trial():
+    ds = Dataset([[1.0, 0.0]], [1])  # R² = 2: η = 0.5
+    sim = Simulation(ds, "adaline")
+    assert sim.rule.learning_rate == 0.5
+    sim.replace_dataset(ds.with_point((3.0, 0.0), -1))  # R² = 10: η = 0.1
+    assert sim.rule.learning_rate == 0.1
+    sim.step()
+    sim.replace_dataset(ds.with_point((9.0, 0.0), -1))
+    assert sim.rule.learning_rate == 0.1  # the run has started: η stays
+    assert Simulation(Dataset.empty(2), "adaline").rule.learning_rate == 0.1
+    assert Simulation(ds, "adaline", learning_rate=0.3).rule.learning_rate == 0.3
+
+
+def test_round_down_to_two_significant_digits():
+    from simulator.engine.rules import round_down
+
+    assert round_down(0.012845) == 0.012
+    assert round_down(0.000148) == 0.00014
+    assert round_down(0.5) == 0.5 and round_down(0.1) == 0.1
+    assert round_down(1 / 3) == 0.33 and round_down(123.9) == 120.0
+    assert round_down(0.0999999999) == 0.099
+
+
+# -- Winnow: a weight that underflows -----------------------------------------------------------
+
+
+def test_a_winnow_weight_that_would_underflow_stops_the_run():
+    # Raw iris, θ = 3: the sepal length weight is halved on every false positive until,
+    # at trial 53,060, it would reach 0.
+    sim = Simulation(load_preset("iris"), "winnow")
+    sim.run(10**6)
+    assert sim.diverged and sim.diverged_at == 53_060 and sim.trials == 53_060
+    assert np.all(sim.weights > 0)
+    assert "weight 2 would underflow to 0" in sim.divergence_reason
+    assert "try Balanced Winnow" in sim.divergence_reason
+    trial = sim.trial(53_060)
+    assert trial.mistake and not trial.updated

@@ -138,8 +138,8 @@ def test_from_zero_the_perceptrons_mistakes_and_convergence_do_not_depend_on_eta
     ds, _, _ = data
     one = Simulation(ds, learning_rate=1.0)
     other = Simulation(ds, learning_rate=float(rate))
-    one.run(2000)
-    other.run(2000)
+    one.run(2000, until_converged=False)
+    other.run(2000, until_converged=False)
     assert other.mistake_trials().tolist() == one.mistake_trials().tolist()
     assert other.converged_at == one.converged_at
 

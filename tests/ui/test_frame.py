@@ -6,10 +6,10 @@ from simulator.ui.frame import build_frame, explain_trial
 
 def test_the_explanation_uses_the_rules_own_eta():
     ds = Dataset([[2.0], [-1.0]], [1, -1])
-    sim = Simulation(ds, "adaline")  # η by default 0.1; w = 0 + 0.1·(1 − 0)·(1, 2)
+    sim = Simulation(ds, "adaline")  # η from the data: 1/R² = 1/5; w = 0 + 0.2·(1 − 0)·(1, 2)
     sim.step()
     text = explain_trial(build_frame(sim))
-    assert "w ← w + η (y − s) x = (0, 0) + 0.1·(1)·(1, 2) = (0.1, 0.2)." in text
+    assert "w ← w + η (y − s) x = (0, 0) + 0.2·(1)·(1, 2) = (0.2, 0.4)." in text
     sim = Simulation(load_preset("or"), learning_rate=0.5)
     sim.step()
     assert "0.5·(−1)·(1, 0, 0) = (-0.5, 0, 0)" in explain_trial(build_frame(sim))
@@ -49,3 +49,13 @@ def test_the_explanation_never_prints_a_refused_update_as_applied():
     adaline.step()  # after the divergence: Adaline no longer updates
     text = explain_trial(build_frame(adaline))
     assert "w ← w + η (y − s) x" not in text and "stopped updating" in text
+
+
+def test_the_status_says_when_w_cycles():
+    sim = Simulation(load_preset("xor"))
+    sim.run(100)
+    frame = build_frame(sim)
+    assert frame.status == (
+        "Cycling: w at the start of an epoch repeats every epoch (seen at trial 4), "
+        "so it will never converge."
+    )
