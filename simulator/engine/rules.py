@@ -152,9 +152,9 @@ def tie_terms(w: FloatArray, error: FloatArray, theta: float) -> tuple[FloatArra
     """
     d = w.shape[0]
     gamma = d * _U / (1.0 - d * _U)
-    c: FloatArray = (error * (1.0 + 2.0 * _U) + (gamma + 3.0 * _U) * np.abs(w)) * (
-        1.0 + 4.0 * (d + 2) * _U
-    )
+    inflation = 1.0 + 4.0 * (d + 2) * _U
+    c: FloatArray = error * ((1.0 + 2.0 * _U) * inflation)
+    c += np.abs(w) * ((gamma + 3.0 * _U) * inflation)
     return c, 4.0 * _U * abs(theta)
 
 
@@ -465,9 +465,10 @@ class Perceptron(Rule):
         each rounded once from decimals); the sum rounds by u|w'|. The spare u's cover the
         rounding of this very formula.
         """
-        return error * (1.0 + 4.0 * _U) + (
-            4.0 * _U * np.abs(self.learning_rate * x) + 2.0 * _U * np.abs(new_state)
-        )
+        grown: FloatArray = np.abs(x) * (4.0 * _U * self.learning_rate)
+        grown += np.abs(new_state) * (2.0 * _U)
+        grown += error * (1.0 + 4.0 * _U)
+        return grown
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}"

@@ -187,10 +187,11 @@ class Simulation:
             initial = tuple(np.asarray(initial_weights, dtype=np.float64).ravel().tolist())
         n_features = dataset.dimension + (1 if bias else 0)
         self._features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
+        X = self._features.transform(dataset.points)
         self._rule: Rule = make_rule(
             algorithm,
             n_features,
-            features=self._features.transform(dataset.points),
+            features=X,
             learning_rate=learning_rate,
             promotion=promotion,
             threshold=threshold,
@@ -227,9 +228,15 @@ class Simulation:
             1 + self._tracks_error + (not self._rule.mistake_driven) + self._cyclic
         )
         self._history = History(int_width=7, float_width=self._float_width)
+        # A replay from a checkpoint costs at most _CHECKPOINT_WORK trials x features and
+        # _CHECKPOINT_UPDATES updates; wide states space them out to cost at most about
+        # 16 bytes per trial and 256 per update.
+        checkpoint_bytes = 8 * (7 + self._float_width)
+        self._checkpoint_trials = max(_CHECKPOINT_WORK // n_features, checkpoint_bytes // 16)
+        self._checkpoint_updates = max(_CHECKPOINT_UPDATES, checkpoint_bytes // 256)
         self._order_cache: tuple[Segment, int, NDArray[np.intp]] | None = None
         self._block = 64
-        self._set_current(dataset)
+        self._set_current(dataset, X)
         state = np.array(self._initial_state)
         given = initial_weights is not None and not isinstance(initial_weights, str)
         self._live = _Live(
@@ -244,19 +251,22 @@ class Simulation:
     def from_settings(cls, dataset: Dataset, settings: Settings) -> Simulation:
         return cls(dataset, **settings.as_kwargs())
 
-    def _set_current(self, dataset: Dataset) -> None:
+    def _set_current(self, dataset: Dataset, X: FloatArray | None = None) -> None:
+        """Make `dataset` the current data (`X`: its features, if already computed)."""
         if dataset.dimension + (1 if self._features.bias else 0) != self._n_features:
             raise ValueError(
                 f"the new data have {dataset.dimension} coordinates; this run has "
                 f"{self._n_features - (1 if self._features.bias else 0)}"
             )
         self._dataset = dataset
-        self._features = FeatureMap(
-            dataset, bias=self._features.bias, preprocessing=self._features.preprocessing
-        )
-        X = self._features.transform(dataset.points)
-        X.setflags(write=False)
+        if X is None:
+            self._features = FeatureMap(
+                dataset, bias=self._features.bias, preprocessing=self._features.preprocessing
+            )
+            X = self._features.transform(dataset.points)
+        X.setflags(write=False)  # without bias or preprocessing, the dataset's own points
         self._X = X
+        self._largest = max(float(X.max()), -float(X.min())) if X.size else 0.0
         self._margin_report: MarginReport | None = None
         self._adaline_report: AdalineReport | None = None
 
@@ -914,7 +924,7 @@ class Simulation:
                 c, theta_err = rules.tie_terms(
                     w, rule.weight_error(live.state, live.error), rule.threshold
                 )
-                terms = _Terms(w, np.ascontiguousarray(c), theta_err)
+                terms = _Terms(w, c, theta_err)
             else:
                 terms = _Terms(w, self._no_error, 0.0)
             live.terms = terms
@@ -922,13 +932,9 @@ class Simulation:
             if not self._tracks_error:
                 bmax = 0.0
             else:
-                if segment is not None:
-                    largest = segment.largest
-                else:
-                    X = self._X
-                    largest = max(float(X.max()), -float(X.min())) if X.size else 0.0
+                largest = self._largest if segment is None else segment.largest
                 # b = Σ|x_j| c_j <= max|x| Σ c_j; twice that also covers its rounding.
-                bmax = 2.0 * (largest * float(np.sum(terms.c)) + terms.theta_err)
+                bmax = 2.0 * (largest * float(terms.c.sum()) + terms.theta_err)
             if segment is None:
                 return replace(terms, bmax=bmax)
             terms.bmax, terms.segment = bmax, segment
@@ -1116,8 +1122,16 @@ class Simulation:
             if previous is not None and (t - previous.start) % previous.n:
                 history.record_loss(self._loss(live.state, previous))  # the epoch cut short
             first_epoch = history.epoch_of(t) + 1
-            X = self._X
-            history.add_segment(Segment(t, first_epoch, self._dataset, X, self._dataset.labels))
+            history.add_segment(
+                Segment(
+                    t,
+                    first_epoch,
+                    self._dataset,
+                    self._X,
+                    self._dataset.labels,
+                    largest=self._largest,
+                )
+            )
         segment = history.segments[-1]
         self._enter(live, segment, len(history.segments) - 1)
         return segment
@@ -1162,14 +1176,18 @@ class Simulation:
         """(trials, updates) until the next checkpoint is due."""
         last = self._history.last_checkpoint
         live = self._live
-        trials = max(1, _CHECKPOINT_WORK // self._n_features - (live.trials - int(last[0])))
-        return trials, max(1, _CHECKPOINT_UPDATES - (live.updates - int(last[2])))
+        return (
+            max(1, self._checkpoint_trials - (live.trials - int(last[0]))),
+            max(1, self._checkpoint_updates - (live.updates - int(last[2]))),
+        )
 
     def _maybe_checkpoint(self) -> None:
-        trials, updates = self._checkpoint_room()
         last = self._history.last_checkpoint
         live = self._live
-        if live.trials - int(last[0]) >= trials or live.updates - int(last[2]) >= updates:
+        if (
+            live.trials - int(last[0]) >= self._checkpoint_trials
+            or live.updates - int(last[2]) >= self._checkpoint_updates
+        ):
             self._history.add_checkpoint(*self._pack(live))
 
     def _pack(self, live: _Live) -> tuple[NDArray[np.int64], FloatArray]:

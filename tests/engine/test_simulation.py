@@ -113,17 +113,108 @@ def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, rule, order, 
     assert fast.mistake_trials().tolist() == stepped.mistake_trials().tolist()
 
 
-def test_fast_path_is_exact_in_many_dimensions():
-    rng = np.random.default_rng(0)
-    X = (rng.random((300, 120)) < 0.2).astype(float)
-    labels = np.where(X[:, :3].any(axis=1), 1, -1)
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    d=st.integers(60, 140),
+    rows=st.integers(1, 60),
+    rule=st.sampled_from(
+        [
+            {"algorithm": "perceptron"},
+            {"algorithm": "perceptron", "learning_rate": 0.3, "tie": "positive"},
+            {"algorithm": "winnow"},
+            {"algorithm": "winnow", "promotion": 1.5, "tie": "negative"},
+            {"algorithm": "balanced-winnow"},
+            {"algorithm": "adaline", "learning_rate": 0.001},
+        ]
+    ),
+    boolean=st.booleans(),
+    chunks=st.lists(st.integers(1, 150), min_size=1, max_size=4),
+)
+def test_the_fast_path_is_exact_in_about_a_hundred_dimensions(seed, d, rows, rule, boolean, chunks):
+    rng = np.random.default_rng(seed)
+    X = (
+        (rng.random((rows, d)) < 0.2).astype(float)
+        if boolean
+        else np.round(rng.normal(size=(rows, d)), 1)
+    )
+    labels = np.where(X[:, :3].sum(axis=1) > 0, 1, -1)
     ds = Dataset(X, labels)
-    for algorithm in ("winnow", "perceptron"):
-        stepped = Simulation(ds, algorithm, bias=False, order="random")
-        trajectory_by_steps(stepped, 900)
-        fast = Simulation(ds, algorithm, bias=False, order="random")
-        fast.run(900, until_converged=False)
-        assert np.array_equal(fast.state, stepped.state)
+    stepped = Simulation(ds, bias=False, order="random", **rule)
+    trajectory_by_steps(stepped, sum(chunks))
+    fast = Simulation(ds, bias=False, order="random", **rule)
+    for chunk in chunks:
+        fast.run(chunk, until_converged=False)
+    assert np.array_equal(fast.state, stepped.state)
+    assert fast.mistake_trials().tolist() == stepped.mistake_trials().tolist()
+
+
+@pytest.mark.parametrize("algorithm", ["perceptron", "winnow"])
+def test_the_fast_path_is_exact_at_4096_features(monkeypatch, algorithm):
+    """Few rows, many features: step (NumPy, one row), run (compiled) and run without the
+    compiled loops (NumPy blocks) agree bit for bit."""
+    from simulator.engine import rules
+
+    rng = np.random.default_rng(1)
+    X = (rng.random((24, 4096)) < 0.3).astype(float)
+    labels = np.where(X[:, :2].any(axis=1), 1, -1)
+    ds = Dataset(X, labels)
+    stepped = Simulation(ds, algorithm, bias=algorithm == "perceptron")
+    trials = trajectory_by_steps(stepped, 150)
+    fast = Simulation(ds, algorithm, bias=algorithm == "perceptron")
+    fast.run(150, until_converged=False)
+    monkeypatch.setattr(rules, "compiled", None)
+    plain = Simulation(ds, algorithm, bias=algorithm == "perceptron")
+    plain.run(150, until_converged=False)
+    assert np.array_equal(fast.state, stepped.state) and np.array_equal(plain.state, fast.state)
+    assert fast.mistakes == sum(t.mistake for t in trials) > 0
+    assert fast.mistake_trials().tolist() == plain.mistake_trials().tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    rows=st.integers(1, 40),
+    d=st.sampled_from([1, 2, 3, 8, 9, 50, 4096]),
+    seed=st.integers(0, 1000),
+    theta=st.sampled_from([0.0, 2.5]),
+)
+def test_every_dot_product_is_the_left_to_right_sum_of_rounded_products(rows, d, seed, theta):
+    """NumPy (one row, a few columns, row blocks) and the compiled loops: the same bits as
+    summing x_j·w_j one by one in Python floats (random floats: any other order differs)."""
+    from simulator.engine import rules
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(rows, d)) * 10.0 ** rng.integers(-3, 4, size=d)
+    w = rng.normal(size=d)
+    expected = []
+    for x in X.tolist():
+        total = x[0] * w[0]
+        for a, b in zip(x[1:], w[1:].tolist(), strict=True):
+            total += a * b
+        expected.append(total - theta if theta else total)
+    assert rules.numpy_dot_rows(X, w, theta).tolist() == expected
+    assert [rules.numpy_dot_rows(X[i : i + 1], w, theta)[0] for i in range(rows)] == expected
+    assert rules.compiled is not None
+    assert rules.dot_rows(X, w, theta).tolist() == expected
+    y = np.where(rng.random(rows) < 0.5, 1, -1).astype(np.int8)
+    squares = 0.0
+    for label, s in zip(y.tolist(), expected, strict=True):
+        squares += (label - s) * (label - s)
+    assert rules.squared_error(X, w, theta, y) == squares
+
+
+def test_many_features_are_not_copied_more_than_needed():
+    rng = np.random.default_rng(2)
+    ds = Dataset(
+        (rng.random((200, 4096)) < 0.3).astype(float), np.where(rng.random(200) < 0.5, 1, -1)
+    )
+    winnow = Simulation(ds, "winnow", bias=False)
+    assert np.shares_memory(winnow.feature_matrix, ds.points)  # the points themselves
+    winnow.run(2000, until_converged=False)
+    perceptron = Simulation(ds)  # with bias: one feature matrix, nothing else per row
+    perceptron.run(2000, until_converged=False)
+    for sim in (winnow, perceptron):
+        assert sim.history_nbytes < 0.1 * ds.points.nbytes
 
 
 # -- determinism, order, history ----------------------------------------------------------------
@@ -314,11 +405,15 @@ def test_compiled_and_numpy_scans_give_the_same_bits(monkeypatch, params, order)
     ds = random_dataset(9, n=300, separable=params["algorithm"] == "perceptron", decimals=1)
     compiled = Simulation(ds, order=order, seed=2, **params)
     compiled.run(5000, until_converged=False)
+    compiled_snapshot = compiled.snapshot()
     monkeypatch.setattr(rules, "compiled", None)
     plain = Simulation(ds, order=order, seed=2, **params)
     plain.run(5000, until_converged=False)
     assert np.array_equal(compiled.state, plain.state)
     assert compiled.mistakes == plain.mistakes and compiled.converged_at == plain.converged_at
+    assert np.array_equal(compiled.epoch_losses(), plain.epoch_losses())
+    assert np.array_equal(compiled_snapshot.misclassified, plain.snapshot().misclassified)
+    assert compiled_snapshot.margin == plain.snapshot().margin
     for t in (1, 299, 300, 2500, 5000):
         assert compiled.trial(t) == plain.trial(t)
 
