@@ -92,7 +92,7 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
     if conflicts:
         i, j = conflicts[0]
         return (
-            f"Not linearly separable: points {i} and {j} sit at the same place with "
+            f"Not linearly separable: points {i + 1} and {j + 1} sit at the same place with "
             "opposite labels."
         )
     if not report.separable:
