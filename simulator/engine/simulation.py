@@ -797,6 +797,7 @@ class Simulation:
         scored_with = live.state
         epoch_end_mistake = False
         labels = segment.y
+        found_here: list[int] = []  # mistakes found one scan at a time, recorded at the end
         while position < end:
             scored_with = live.state
             count = self._scan(
@@ -812,6 +813,8 @@ class Simulation:
                     trials = first_trial + position - count + found
                     live.mistakes += int(found.size)
                     if record:
+                        self._history.record_mistakes(np.array(found_here, dtype=np.int64))
+                        found_here.clear()
                         self._history.record_mistakes(trials.astype(np.int64))
                     if sink is not None:
                         epoch_end_mistake = bool(trials[-1] == first_trial + segment.n - 1)
@@ -824,8 +827,7 @@ class Simulation:
                 continue
             t = first_trial + position - 1
             live.mistakes += 1
-            if record:
-                self._history.record_mistake(t)
+            found_here.append(t)
             if updating:
                 if math.isfinite(signed):
                     x = segment.X[i]
@@ -846,6 +848,8 @@ class Simulation:
                 or (deadline is not None and time.perf_counter() >= deadline)
             ):
                 break
+        if record and found_here:
+            self._history.record_mistakes(np.array(found_here, dtype=np.int64))
         ran = position - start
         if not ran:
             return 0
