@@ -63,9 +63,9 @@ TIES = ("mistake", "positive", "negative")
 +1 (Winnow's "+ iff w·x >= θ"); or -1 ("+ iff w·x > 0")."""
 
 TIE_TEXT = {
-    "mistake": "undecided, which counts as a mistake",
-    "positive": "+1, as + iff s ≥ 0",
-    "negative": "−1, as + iff s > 0",
+    "mistake": "undecided (a mistake whatever y)",
+    "positive": "predicts +1 (+ iff s ≥ 0)",
+    "negative": "predicts −1 (+ iff s > 0)",
 }
 """What a tie (s = 0) predicts under each tie rule, in words for the explanation."""
 

@@ -169,7 +169,7 @@ def explain_trial(frame: Frame) -> str:
     x, w0, w1 = (format_vector(v, 4) for v in (trial.x, trial.weights_before, trial.weights_after))
     if trial.score == 0.0:  # an exact tie (the engine records it as exactly 0)
         tie = frame.settings.tie or rule.tie
-        verdict = f"a tie: {TIE_TEXT[tie]}"
+        verdict = f"a tie, {TIE_TEXT[tie]}"
     else:
         verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided"}[trial.prediction]
     outcome = "<b>mistake</b>" if trial.mistake else "correct"
@@ -184,10 +184,10 @@ def explain_trial(frame: Frame) -> str:
         lines.append(rule.explain_update(x, trial.y, trial.score, w0, w1, number))
     elif stopped:
         # The rule's update was refused (or no longer made): never print it as applied.
-        lines.append(
-            f"No update: the run stopped updating at trial {snapshot.diverged_at} "
-            f"({snapshot.divergence_reason}). w stays."
+        when = (
+            "here" if trial.number == snapshot.diverged_at else f"at trial {snapshot.diverged_at}"
         )
+        lines.append(f"No update: the run stopped updating {when} (the status says why). w stays.")
     elif rule.explain_no_update() is not None:
         lines.append(rule.explain_no_update() or "")
     elif not trial.mistake:

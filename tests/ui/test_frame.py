@@ -29,12 +29,12 @@ def test_the_explanation_shows_a_snapped_tie_as_s_equal_0_with_its_tie_rule():
     sim = Simulation(load_preset("iris"))
     sim.run(38_167, until_converged=False)
     text = explain_trial(build_frame(sim))
-    assert "s = w·x = 0: a tie: undecided, which counts as a mistake, <b>mistake</b>" in text
+    assert "s = w·x = 0: a tie, undecided (a mistake whatever y), <b>mistake</b>." in text
     assert "e-12" not in text
     winnow = Simulation(load_preset("and"), "winnow", bias=False)
     winnow.run(4)
     text = explain_trial(build_frame(winnow))
-    assert "s = w·x − θ = 2 − 2 = 0: a tie: +1, as + iff s ≥ 0, correct." in text
+    assert "s = w·x − θ = 2 − 2 = 0: a tie, predicts +1 (+ iff s ≥ 0), correct." in text
 
 
 def test_the_explanation_never_prints_a_refused_update_as_applied():
@@ -43,12 +43,14 @@ def test_the_explanation_never_prints_a_refused_update_as_applied():
     sim.step()
     text = explain_trial(build_frame(sim))
     assert "<b>mistake</b>" in text and "→" not in text
-    assert "No update: the run stopped updating at trial 1" in text and "w stays" in text
+    assert "No update: the run stopped updating here (the status says why). w stays." in text
+    assert "overflowed at trial 1" in build_frame(sim).status
     adaline = Simulation(load_preset("iris"), "adaline", learning_rate=0.5)
     adaline.run(10_000)
     adaline.step()  # after the divergence: Adaline no longer updates
     text = explain_trial(build_frame(adaline))
-    assert "w ← w + η (y − s) x" not in text and "stopped updating" in text
+    assert "w ← w + η (y − s) x" not in text
+    assert f"stopped updating at trial {adaline.diverged_at}" in text
 
 
 def test_the_status_says_when_w_cycles():
