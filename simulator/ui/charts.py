@@ -41,7 +41,7 @@ import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
 from pyqtgraph import exporters
-from PySide6.QtCore import QSaveFile, Qt, QTimer, Signal
+from PySide6.QtCore import QRect, QRectF, QSaveFile, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QContextMenuEvent, QFont, QPainter, QShowEvent
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -62,6 +62,7 @@ from simulator.ui.trace import Followed, Proof, Trace, ceiling
 __all__ = [
     "Chart",
     "ChartBox",
+    "ChartPanel",
     "GrowingCurve",
     "LossChart",
     "MistakesChart",
@@ -275,6 +276,7 @@ class Chart(pg.PlotWidget):
         self.view_box.disableAutoRange()
         self.view_box.sigRangeChangedManually.connect(self._on_user_range)
         self.follow = True  # the axes follow the data until the user zooms or pans
+        self.label_size = "9pt"
         self._shown: tuple[tuple[float, float], tuple[float, float]] | None = None
         self.caption = ""
         self.note = pg.TextItem(color=GREY, anchor=(0.5, 0.5))
@@ -285,6 +287,7 @@ class Chart(pg.PlotWidget):
         self._followed: Followed | None = None
         self._followed_key: tuple[object, ...] = ()
         self._running = False
+        self.follow_budget: int | None = FOLLOW_BUDGET  # None: all at once (export)
         self._stale = False
         self._catching_up = False
         self.view_all_action = QAction("View all", self)
@@ -336,7 +339,7 @@ class Chart(pg.PlotWidget):
             and len(previous.weights) <= trace.mistakes < len(previous.weights) + FOLLOW_BATCH
         ):
             return previous
-        followed = trace.followed(FOLLOW_BUDGET)
+        followed = trace.followed(self.follow_budget)
         self._followed, self._followed_key = followed, key
         if not followed.complete and not self._catching_up:
             self._catching_up = True
@@ -376,8 +379,8 @@ class Chart(pg.PlotWidget):
         for side in ("left", "bottom"):
             axis = item.getAxis(side)
             axis.setStyle(tickFont=font)
-            size = f"{style.PRESENTATION_AXIS_LABEL_PX}px" if on else "9pt"
-            axis.setLabel(axis.labelText, **{"font-size": size})
+        self.label_size = f"{style.PRESENTATION_AXIS_LABEL_PX}px" if on else "9pt"
+        self.set_labels(item.getAxis("bottom").labelText, item.getAxis("left").labelText)
         legend_size = f"{style.PRESENTATION_TICK_PX}px" if on else "8pt"
         self.legend.setLabelTextSize(legend_size)  # for entries added later
         for _, label in self.legend.items:
@@ -386,6 +389,15 @@ class Chart(pg.PlotWidget):
             if isinstance(line, pg.InfiniteLine) and line.label is not None:
                 line.label.setFont(font)
         self.note.setFont(font)
+
+    def set_labels(self, bottom: str, left: str) -> None:
+        """The axes' names, in the chart's label size."""
+        item = self.getPlotItem()
+        for side, text in (("bottom", bottom), ("left", left)):
+            if text:
+                item.setLabel(side, text, **{"font-size": self.label_size})
+            else:
+                item.getAxis(side).showLabel(False)
 
     # -- axes --------------------------------------------------------------------------------
 
@@ -566,8 +578,7 @@ class MistakesChart(Chart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("mistakesChart", parent)
         item = self.getPlotItem()
-        item.setLabel("bottom", "trial t")
-        item.setLabel("left", "mistakes k")
+        self.set_labels("trial t", "mistakes k")
         self.legend.setVisible(False)  # one curve, and the bound is labelled on its line
         self.curve = GrowingCurve(item, BLACK, per_point=2, origin=(0.0, 0.0))
         self.tip = pg.PlotCurveItem(pen=_pen(BLACK))
@@ -646,7 +657,7 @@ class ProofChart(Chart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("proofChart", parent)
         item = self.getPlotItem()
-        item.setLabel("bottom", "mistakes k")
+        self.set_labels("mistakes k", "")
         self.along = GrowingCurve(item, BLUE, 2.5, name=A_NAME)
         self.line = pg.PlotCurveItem(pen=_pen(BLACK, 1.5), name="k")
         item.addItem(self.line)
@@ -826,8 +837,7 @@ class LossChart(Chart):
             "": ("Loss or weights over time", "", ""),
         }[mode]
         self.heading = labels[0] + (" (log scale)" if log else "")
-        item.setLabel("bottom", labels[1])
-        item.setLabel("left", labels[2])
+        self.set_labels(labels[1], labels[2])
         item.getAxis("left").setLogMode(log)
         self.floor_line.setVisible(False)
         self.mode, self.log, self._key = mode, log, key
@@ -1008,3 +1018,86 @@ class ChartBox(QWidget):
         if on:
             font.setPixelSize(style.PRESENTATION_LABEL_PX)
         self.caption.setFont(font)
+
+
+class ChartPanel(QWidget):
+    """The charts of an exported frame, drawn by the window's chart classes: the mistakes
+    chart above the proof chart where Novikoff's proof applies (the perceptron on
+    separable data), else above the loss or weights chart. Offscreen, of a fixed size;
+    `show_frame` each frame in turn (they draw incrementally), then `paint` into a frame.
+
+    Each chart follows its trace completely (no budget: an export must not depend on
+    time), and shows its heading as its title since there is no caption beside it.
+    """
+
+    def __init__(self, width: int, height: int, *, scale: float = 1.0) -> None:
+        super().__init__()
+        self.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+        self.mistakes = MistakesChart(self)
+        self.proof = ProofChart(self)
+        self.loss = LossChart(self)
+        self.charts: tuple[Chart, ...] = (self.mistakes, self.proof, self.loss)
+        gap = round(6 * scale)
+        self._top = QRect(0, 0, width, (height - gap) // 2)
+        self._bottom = QRect(0, self._top.height() + gap, width, height - self._top.height() - gap)
+        tick = QFont("DejaVu Sans")
+        tick.setPixelSize(max(9, round(13 * scale)))
+        for chart in self.charts:
+            chart.follow_budget = None
+            chart.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+            rect = self._top if chart is self.mistakes else self._bottom
+            chart.setGeometry(rect)
+            chart.setFixedSize(rect.size())
+            item = chart.getPlotItem()
+            for side in ("left", "bottom"):
+                item.getAxis(side).setStyle(tickFont=tick)
+            chart.label_size = f"{tick.pixelSize()}px"
+            chart.set_labels(item.getAxis("bottom").labelText, item.getAxis("left").labelText)
+            chart.legend.setLabelTextSize(f"{max(9, round(12 * scale))}px")
+        self._title_px = max(10, round(14 * scale))
+        for chart in self.charts:  # the title row is laid out now; later only its text changes
+            self._title(chart)
+        self.setFixedSize(width, height)
+        self.show()  # hidden from the screen, but laid out at its size
+
+    def second(self, frame: Frame) -> Chart:
+        """The chart under the mistakes chart for this frame."""
+        proof = frame.rule.bound == "novikoff" and frame.report.separable
+        return self.proof if proof else self.loss
+
+    def show_frame(self, frame: Frame) -> None:
+        second = self.second(frame)
+        for chart in (self.proof, self.loss):
+            chart.setVisible(chart is second)
+        for chart in (self.mistakes, second):
+            chart.show_frame(frame)
+            self._title(chart)
+
+    def _title(self, chart: Chart) -> None:
+        if chart.getPlotItem().titleLabel.text != chart.heading:
+            chart.getPlotItem().setTitle(chart.heading, size=f"{self._title_px}px", color="#111111")
+
+    def paint(self, painter: QPainter, target: QRectF) -> None:
+        """Draw the charts into `target` of `painter` (scaled if its size differs)."""
+        shown = [chart for chart in self.charts if chart.isVisible()]
+        sx, sy = target.width() / self.width(), target.height() / self.height()
+        for chart in shown:
+            # No event loop runs between frames of an export: lay out what changed (an axis
+            # name, the width of tick labels) now, as the window's event loop would.
+            chart.getPlotItem().layout.activate()
+            rect = chart.geometry()
+            where = QRectF(
+                target.x() + rect.x() * sx,
+                target.y() + rect.y() * sy,
+                rect.width() * sx,
+                rect.height() * sy,
+            )
+            chart.render(painter, where, chart.viewport().rect())
+
+    def close_charts(self) -> None:
+        """Free the offscreen charts (a leaked PlotWidget can abort Python at exit)."""
+        for chart in self.charts:
+            chart.close()
+            chart.deleteLater()
+        self.close()
+        self.deleteLater()

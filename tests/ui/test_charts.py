@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QAction, QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
@@ -495,3 +495,41 @@ def test_during_a_run_the_weights_wait_for_a_batch_and_catch_up_when_it_stops(qt
     times = c.simulation.mistake_trials()
     assert x[-1] == times[chart.weights[0].last_point]
     c.undo_stack.setClean()
+
+
+@pytest.mark.parametrize(
+    ("preset", "settings", "second"),
+    [
+        ("separable", Settings(), "proof"),
+        ("noisy", Settings(), "loss"),  # not separable: w after each mistake instead
+        ("separable", Settings(algorithm="adaline"), "loss"),
+    ],
+)
+def test_the_export_panel_draws_the_mistakes_and_the_chart_that_applies(
+    qapp, preset, settings, second
+):
+    panel = charts.ChartPanel(400, 500)
+    sim = Simulation.from_settings(load_preset(preset), settings)
+    for _ in range(120):
+        panel.show_frame(build_frame(sim))
+        sim.step()
+    frame = build_frame(sim)
+    panel.show_frame(frame)
+    chosen = getattr(panel, second)
+    assert panel.second(frame) is chosen and chosen.isVisible()
+    assert all(not c.isVisible() for c in (panel.proof, panel.loss) if c is not chosen)
+    # The same incremental drawing as in the window, complete (no budget in an export).
+    x, y = panel.mistakes.curve.data()
+    assert y[-1] == sim.mistakes and x[-1] == sim.mistake_trials()[-1]
+    if second == "proof":
+        along, _ = proof_by_numpy(sim.dataset, sim.settings, sim.trials)
+        np.testing.assert_allclose(panel.proof.along.data()[1], along, rtol=1e-12)
+    image = QImage(400, 500, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    panel.paint(painter, QRectF(0, 0, 400, 500))
+    painter.end()
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint32).reshape(500, 400)
+    for half in (pixels[:240], pixels[260:]):  # both charts drawn
+        assert np.count_nonzero(half != 0xFFFFFFFF) > 2000
+    panel.close_charts()
