@@ -275,7 +275,11 @@ class LedgerModel(QAbstractTableModel):
             end = start
             while end + 1 < len(trials) and trials[end + 1] - trials[start] < 4 * _BLOCK:
                 end += 1
-            for record in reader.records(trials[start], trials[end]):
+            try:
+                found = reader.records(trials[start], trials[end])
+            except (IndexError, ValueError):  # the history changed under a stale model:
+                found = []  # blank cells until the next frame resets the model
+            for record in found:
                 records[record.number] = record
             start = end + 1
         return {

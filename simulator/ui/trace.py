@@ -35,6 +35,7 @@ import math
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,7 +63,10 @@ WEIGHTS_BUDGET = 2_000_000
 _RUNS = itertools.count(1)
 
 
-def _frozen(array: NDArray[np.generic]) -> NDArray[np.generic]:
+ArrayT = TypeVar("ArrayT", bound=NDArray[Any])
+
+
+def _frozen(array: ArrayT) -> ArrayT:
     array.flags.writeable = False
     return array
 
