@@ -33,6 +33,7 @@ import csv
 import html
 import io
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +72,8 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 FOLLOW_BUDGET = 2048  # mistakes replayed per paint (~30 ms): a long history never freezes
-FOLLOW_BATCH = 64  # during a run, new mistakes followed in batches of this many
+FOLLOW_BATCH = 512  # during a fast run, new mistakes followed in batches of this many...
+FOLLOW_EVERY = 0.25  # ...or after this many seconds, whichever comes first
 Points = Callable[[int, int, int], tuple[FloatArray, FloatArray]]
 
 BLACK = QColor("#000000")
@@ -288,6 +290,9 @@ class Chart(pg.PlotWidget):
         self._followed_key: tuple[object, ...] = ()
         self._running = False
         self.follow_budget: int | None = FOLLOW_BUDGET  # None: all at once (export)
+        self.clock: Callable[[], float] = time.monotonic  # tests drive time with their own
+        self._followed_at = -math.inf
+        self._trials_followed = 0
         self._stale = False
         self._catching_up = False
         self.view_all_action = QAction("View all", self)
@@ -304,9 +309,11 @@ class Chart(pg.PlotWidget):
     def show_frame(self, frame: Frame, running: bool = False) -> None:
         """Paint `frame` now if visible; else remember it for when the chart is shown.
 
-        `running`: a run is going, so the weights after the newest mistakes may wait for
-        a batch (`FOLLOW_BATCH`): each replay starts from a checkpoint, which costs as much
-        as 100 mistakes, and a few frames' delay is invisible at run speed. Show the frame
+        `running`: a run is going. When it moves more than one trial a frame, the weights
+        after the newest mistakes may wait for a batch (`FOLLOW_BATCH` of them, or
+        `FOLLOW_EVERY` seconds): replaying a mistake costs as much as making it, each replay
+        starts from the engine's checkpoint before them (up to 256 updates back), and a
+        quarter of a second is nothing at thousands of trials a second. Show the frame
         again with running False when the run stops."""
         self._frame = frame
         self._running = running
@@ -328,19 +335,24 @@ class Chart(pg.PlotWidget):
     def follow_trace(self, trace: Trace) -> Followed:
         """The proof and weights of `trace`, a bounded amount computed now; the rest is
         painted on the next turns of the event loop (the window stays responsive). During
-        a run, the last ones until `FOLLOW_BATCH` more mistakes have come."""
+        a run, the last ones until a batch is due (see `show_frame`)."""
         previous, key = self._followed, (trace.key, id(self._frame.report) if self._frame else 0)
+        now = self.clock()
+        fast = trace.trials - self._trials_followed > 1
         if (
             self._running
+            and fast
             and previous is not None
             and previous.complete
             and key == self._followed_key
             and previous.weights is not None
             and len(previous.weights) <= trace.mistakes < len(previous.weights) + FOLLOW_BATCH
+            and now - self._followed_at < FOLLOW_EVERY
         ):
             return previous
         followed = trace.followed(self.follow_budget)
-        self._followed, self._followed_key = followed, key
+        self._followed, self._followed_key, self._followed_at = followed, key, now
+        self._trials_followed = trace.trials
         if not followed.complete and not self._catching_up:
             self._catching_up = True
             QTimer.singleShot(0, self._catch_up)

