@@ -1,29 +1,38 @@
-"""Where frames go: a PNG sequence, an animated GIF (Pillow), an MP4 (imageio-ffmpeg).
+"""Where frames go: a PNG sequence, an animated GIF (Pillow), an MP4 (ffmpeg).
 
-Every file appears whole or not at all. PNG frames are written through QSaveFile; the GIF
-and the MP4 are written to a temporary file beside the target and renamed over it only
-when complete, so a cancelled or failed export leaves no half-written animation.
+Every file appears whole or not at all: each is written to a temporary file beside its
+target and renamed over it only when complete, so a cancelled or failed export leaves no
+half-written frame or animation. A failed write raises `ExportError` naming the file and
+the system's reason ("No space left on device"), never a traceback.
+
+Memory stays bounded: PNG and GIF frames are encoded on worker threads while the next
+frame is rendered, with at most a few frames waiting, and the GIF is streamed to disk
+frame by frame.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 import tempfile
-import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from PIL import Image
-from PySide6.QtCore import QSaveFile
+import numpy as np
+from PIL import GifImagePlugin, Image
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage
 
 from simulator.export.checks import MP4_INSTALL_HINT, mp4_size_problem
 
-__all__ = ["ExportError", "GifWriter", "Mp4Writer", "PngSequence", "frame_name"]
+__all__ = ["ExportError", "GifWriter", "Mp4Writer", "PngSequence", "frame_name", "rgb_bytes"]
+
+RGB = tuple[int, int, int]
 
 
 class ExportError(RuntimeError):
@@ -34,6 +43,10 @@ def frame_name(index: int) -> str:
     return f"frame_{index:05d}.png"
 
 
+def _cannot_write(target: Path, exc: OSError) -> ExportError:
+    return ExportError(f"cannot write {target}: {exc.strerror or exc}")
+
+
 def _temporary_beside(target: Path) -> Path:
     """An empty file next to `target`, readable like any new file (mkstemp makes it 0600)."""
     try:
@@ -41,7 +54,7 @@ def _temporary_beside(target: Path) -> Path:
             prefix=f".{target.stem}-", suffix=target.suffix, dir=target.parent
         )
     except OSError as exc:
-        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise _cannot_write(target, exc) from None
     os.close(handle)
     umask = os.umask(0)
     os.umask(umask)
@@ -49,7 +62,20 @@ def _temporary_beside(target: Path) -> Path:
     return Path(name)
 
 
-def _rgb_bytes(image: QImage) -> bytes:
+def _write_whole(target: Path, data: bytes) -> None:
+    """Write `data` to `target` so that it appears whole or not at all."""
+    temporary = _temporary_beside(target)
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, target)
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+
+
+def rgb_bytes(image: QImage) -> bytes:
     """Tightly packed RGB bytes of `image` (rows without padding)."""
     rgb = image.convertToFormat(QImage.Format.Format_RGB888)
     width, height, stride = rgb.width(), rgb.height(), rgb.bytesPerLine()
@@ -59,13 +85,39 @@ def _rgb_bytes(image: QImage) -> bytes:
     return b"".join(data[row * stride : row * stride + 3 * width] for row in range(height))
 
 
+class _Worker:
+    """One or more threads doing `work` in submission order, with at most `limit` jobs
+    waiting (so memory stays bounded); the first failure is raised on the next call."""
+
+    def __init__(self, name: str, threads: int, limit: int) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
+        self._pending: deque[Future[None]] = deque()
+        self._limit = limit
+
+    def submit(self, work: Callable[..., None], *args: Any) -> None:
+        while len(self._pending) >= self._limit:
+            self._pending.popleft().result()
+        self._pending.append(self._pool.submit(work, *args))
+
+    def wait(self) -> None:
+        """Block until every job submitted so far is done; raise the first failure."""
+        while self._pending:
+            self._pending.popleft().result()
+
+    def close(self) -> None:
+        """Finish the jobs in hand, drop those not started, stop the threads."""
+        for future in self._pending:
+            future.cancel()
+        self._pool.shutdown(wait=True)
+        self._pending.clear()
+
+
 class PngSequence:
     """frame_00000.png, frame_00001.png, ... in a folder, each written atomically.
 
     PNG encoding (zlib) is the slowest part of an export and Qt releases the GIL while it
     runs, so frames are encoded on two worker threads while the next one is rendered; at
-    most `MAX_PENDING` frames wait in memory. `wait()` returns when every file is written
-    (and raises the first error).
+    most `MAX_PENDING` frames wait in memory.
     """
 
     MAX_PENDING = 4
@@ -73,41 +125,32 @@ class PngSequence:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.paths: list[Path] = []
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="png")
-        self._pending: deque[Future[None]] = deque()
+        self._worker = _Worker("png", threads=2, limit=self.MAX_PENDING)
 
     def add(self, index: int, image: QImage) -> Path:
         path = self.folder / frame_name(index)
-        while len(self._pending) >= self.MAX_PENDING:
-            self._pending.popleft().result()
-        self._pending.append(self._pool.submit(self._write, path, image))
+        self._worker.submit(self._write, path, image)
         self.paths.append(path)
         return path
 
     @staticmethod
     def _write(path: Path, image: QImage) -> None:
-        out = QSaveFile(str(path))
-        if not out.open(QSaveFile.OpenModeFlag.WriteOnly) or not image.save(out, "PNG"):
-            out.cancelWriting()
-            raise ExportError(f"cannot write {path}: {out.errorString() or 'PNG encoding failed'}")
-        if not out.commit():
-            raise ExportError(f"cannot write {path}: {out.errorString()}")
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not image.save(buffer, "PNG"):
+            raise ExportError(f"cannot write {path}: PNG encoding failed")
+        buffer.close()
+        _write_whole(path, data.data())
 
     def wait(self) -> None:
         """Block until every frame added so far is on disk; raise the first failure."""
-        try:
-            while self._pending:
-                self._pending.popleft().result()
-        except ExportError:
-            self.close()
-            raise
+        self._worker.wait()
 
     def close(self) -> None:
-        """Finish what is being written, drop what has not started, stop the workers."""
-        for future in self._pending:
-            future.cancel()
-        self._pool.shutdown(wait=True)
-        self._pending.clear()
+        """Finish the frames in hand, drop those not started; `paths` keeps those on disk."""
+        self._worker.close()
+        self.paths = [p for p in self.paths if p.exists()]
 
     def remove_stale(self) -> int:
         """Delete frame_NNNNN.png files numbered past this sequence (an older, longer export
@@ -122,52 +165,164 @@ class PngSequence:
 
 
 class GifWriter:
-    """An animated GIF assembled from PNG frames by Pillow (looping, 1/fps s per frame)."""
+    """An animated GIF streamed to disk frame by frame (looping, 1/fps s per frame).
 
-    def __init__(self, target: Path, fps: float) -> None:
+    Small, because the frames of a run differ little: one palette for the whole GIF (the
+    first frame's colours plus `colours`, the drawing's own, which later frames may add),
+    and each later frame stores only the rectangle that changed, with the unchanged pixels
+    in it transparent. Colours are mapped to the nearest palette entry without dithering,
+    so still areas stay still. Frames are encoded by Pillow on a worker thread.
+    """
+
+    TRANSPARENT = 255  # the palette index of "as in the previous frame"
+    MAX_PENDING = 4
+
+    def __init__(
+        self, target: Path, fps: float, size: tuple[int, int], colours: Sequence[RGB] = ()
+    ) -> None:
         self.target = Path(target)
         self.duration_ms = max(20, round(1000 / fps))  # GIF delays are in 1/100 s; 2 at least
-
-    def write(self, frames: list[Path], cancelled: threading.Event | None = None) -> Path:
-        """Write the GIF from PNG files; if `cancelled` is set meanwhile, stop and remove it."""
-        if not frames:
-            raise ExportError("no frames to put in the GIF")
-        temporary = _temporary_beside(self.target)
-
-        def rest() -> Iterator[Image.Image]:
-            for path in frames[1:]:
-                if cancelled is not None and cancelled.is_set():
-                    raise ExportError("cancelled")
-                yield self._open(path)
-
+        self._size = size
+        self._colours = list(colours)
+        self._temporary = _temporary_beside(self.target)
         try:
-            first = self._open(frames[0])
-            first.save(
-                temporary,
-                format="GIF",
-                save_all=True,
-                append_images=rest(),
-                duration=self.duration_ms,
-                loop=0,
-                optimize=False,
-                disposal=1,
-            )
-            os.replace(temporary, self.target)
+            self._file: IO[bytes] | None = self._temporary.open("wb")
         except OSError as exc:
-            raise ExportError(f"cannot write {self.target}: {exc.strerror or exc}") from None
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                temporary.unlink()
+            self._temporary.unlink(missing_ok=True)
+            raise _cannot_write(self.target, exc) from None
+        self._palette: Image.Image | None = None
+        self._shown: np.ndarray | None = None  # the palette indices a viewer shows now
+        self._worker = _Worker("gif", threads=1, limit=self.MAX_PENDING)
+
+    def add(self, rgb: bytes) -> None:
+        """Queue one frame (packed RGB bytes of the GIF's size)."""
+        self._worker.submit(self._encode, rgb)
+
+    def finish(self, keep: Callable[[], bool] = lambda: True) -> Path | None:
+        """Write the last frames and the trailer, then put the GIF in place if `keep()`
+        still says so (asked last: a cancel that comes meanwhile removes it)."""
+        try:
+            self._worker.wait()
+            self._output(b";")
+            file, self._file = self._file, None
+            assert file is not None
+            try:
+                file.close()  # flushes: a full disk may only show here
+            except OSError as exc:
+                raise _cannot_write(self.target, exc) from None
+        except BaseException:
+            self.abort()
+            raise
+        self._worker.close()
+        if not keep():
+            self.abort()
+            return None
+        try:
+            os.replace(self._temporary, self.target)
+        except OSError as exc:
+            self.abort()
+            raise _cannot_write(self.target, exc) from None
         return self.target
 
-    @staticmethod
-    def _open(path: Path) -> Image.Image:
-        with Image.open(path) as image:
-            return image.convert("RGB").quantize(colors=255, method=Image.Quantize.FASTOCTREE)
+    def abort(self) -> None:
+        """Stop and remove the partial GIF."""
+        self._worker.close()
+        self._close_file()
+        with contextlib.suppress(FileNotFoundError):
+            self._temporary.unlink()
+
+    def _close_file(self) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None
+
+    def _output(self, data: bytes) -> None:
+        if self._file is None:
+            raise ExportError(f"the GIF {self.target} is already closed")
+        try:
+            self._file.write(data)
+        except OSError as exc:
+            raise _cannot_write(self.target, exc) from None
+
+    def _encode(self, rgb: bytes) -> None:
+        image = Image.frombytes("RGB", self._size, rgb)
+        if self._palette is None:
+            self._palette = self._make_palette(image)
+        indices = image.quantize(palette=self._palette, dither=Image.Dither.NONE)
+        current = np.asarray(indices)
+        gif_palette = self._gif_palette()
+        if self._shown is None:
+            indices.putpalette(gif_palette)
+            header, _ = GifImagePlugin.getheader(indices, info={"loop": 0})
+            frame = GifImagePlugin.getdata(indices, duration=self.duration_ms, disposal=1)
+            self._output(b"".join(header) + b"".join(frame))
+        else:
+            patch, offset = self._changes(self._shown, current)
+            part = Image.frombytes("P", (patch.shape[1], patch.shape[0]), patch.tobytes())
+            part.putpalette(gif_palette)
+            frame = GifImagePlugin.getdata(
+                part,
+                offset=offset,
+                duration=self.duration_ms,
+                disposal=1,
+                transparency=self.TRANSPARENT,
+            )
+            self._output(b"".join(frame))
+        self._shown = current
+
+    def _changes(
+        self, shown: np.ndarray, current: np.ndarray
+    ) -> tuple[np.ndarray, tuple[int, int]]:
+        """The smallest rectangle holding every changed pixel (unchanged ones transparent),
+        and its top-left corner; a single transparent pixel when nothing changed."""
+        changed = shown != current
+        rows = np.flatnonzero(changed.any(axis=1))
+        if rows.size == 0:
+            return np.full((1, 1), self.TRANSPARENT, dtype=np.uint8), (0, 0)
+        columns = np.flatnonzero(changed.any(axis=0))
+        top, bottom, left, right = rows[0], rows[-1] + 1, columns[0], columns[-1] + 1
+        patch = np.where(
+            changed[top:bottom, left:right], current[top:bottom, left:right], self.TRANSPARENT
+        ).astype(np.uint8)
+        return patch, (int(left), int(top))
+
+    def _make_palette(self, first: Image.Image) -> Image.Image:
+        """At most 255 colours (index 255 stays free for transparency): the drawing's own
+        colours with their anti-aliased blends into the white background, then the first
+        frame's most common colours."""
+        wanted: list[RGB] = []
+        for colour in self._colours:
+            for t in (1.0, 0.75, 0.5, 0.25):
+                blend = tuple(round(255 + t * (c - 255)) for c in colour)
+                wanted.append((blend[0], blend[1], blend[2]))
+        wanted = list(dict.fromkeys(wanted))[: self.TRANSPARENT // 2]
+        room = self.TRANSPARENT - len(wanted)
+        common = first.quantize(colors=room, method=Image.Quantize.FASTOCTREE)
+        found = common.getpalette() or []
+        for i in range(0, min(len(found), 3 * room), 3):
+            wanted.append((found[i], found[i + 1], found[i + 2]))
+        entries = list(dict.fromkeys(wanted))[: self.TRANSPARENT]
+        palette = Image.new("P", (1, 1))
+        palette.putpalette(bytes(c for rgb in entries for c in rgb))
+        return palette
+
+    def _gif_palette(self) -> bytes:
+        assert self._palette is not None
+        used = bytes(self._palette.getpalette() or [])
+        return used + bytes(768 - len(used))
 
 
 class Mp4Writer:
-    """An H.264 MP4 streamed to ffmpeg (imageio-ffmpeg) frame by frame."""
+    """An H.264 MP4 streamed to ffmpeg (the binary imageio-ffmpeg provides) frame by frame.
+
+    ffmpeg runs in a session of its own, so a Ctrl-C in the terminal reaches only us (and
+    we stop it); its messages go to a temporary log whose last line becomes our one-line
+    error. (`imageio_ffmpeg.write_frames` would print ffmpeg's messages on our stderr and
+    not check its exit status, so a full disk would pass for a written MP4.)
+    """
+
+    QUALITY_CRF = "10"  # H.264 constant quality: 0 lossless … 51 worst; 10 keeps text crisp
 
     def __init__(self, target: Path, width: int, height: int, fps: float) -> None:
         problem = mp4_size_problem(width, height)
@@ -179,38 +334,105 @@ class Mp4Writer:
             raise ExportError(MP4_INSTALL_HINT) from None
         self.target = Path(target)
         self._temporary = _temporary_beside(self.target)
-        self._size = (width, height)
-        self._writer: Iterator[Any] | None = imageio_ffmpeg.write_frames(
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finish() or abort()
+        rate = Fraction(fps).limit_denominator(1000)
+        command = [
+            imageio_ffmpeg.get_ffmpeg_exe(),
+            "-y",
+            "-v",
+            "error",
+            "-f",
+            "rawvideo",
+            "-pix_fmt",
+            "rgb24",
+            "-s",
+            f"{width}x{height}",
+            "-r",
+            f"{rate.numerator}/{rate.denominator}",
+            "-i",
+            "-",
+            "-an",
+            "-vcodec",
+            "libx264",
+            "-pix_fmt",
+            "yuv420p",
+            "-crf",
+            self.QUALITY_CRF,
+            "-f",
+            "mp4",
             str(self._temporary),
-            (width, height),
-            fps=fps,
-            codec="libx264",
-            pix_fmt_in="rgb24",
-            pix_fmt_out="yuv420p",
-            macro_block_size=2,
-            quality=8,
-            ffmpeg_log_level="error",
-        )
-        self._writer.send(None)  # start ffmpeg
+        ]
+        try:
+            self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=self._log,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            self._remove()
+            raise ExportError(f"cannot start ffmpeg: {exc.strerror or exc}") from None
 
-    def add(self, image: QImage) -> None:
-        if self._writer is None:
-            raise ExportError("the MP4 is already closed")
-        if (image.width(), image.height()) != self._size:
-            raise ExportError("every MP4 frame must have the same size")
-        self._writer.send(_rgb_bytes(image))
+    def add(self, rgb: bytes) -> None:
+        """Send one frame (packed RGB bytes of the MP4's size)."""
+        process = self._process
+        if process is None or process.stdin is None:
+            raise ExportError(f"the MP4 {self.target} is already closed")
+        try:
+            process.stdin.write(rgb)
+        except OSError:
+            raise self._failure() from None
 
-    def finish(self) -> Path:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
-        os.replace(self._temporary, self.target)
+    def finish(self, keep: Callable[[], bool] = lambda: True) -> Path | None:
+        """Let ffmpeg write the file, then put it in place if `keep()` still says so."""
+        process = self._process
+        if process is None or process.stdin is None:
+            raise ExportError(f"the MP4 {self.target} is already closed")
+        try:
+            process.stdin.close()
+        except OSError:
+            raise self._failure() from None
+        if process.wait() != 0:
+            raise self._failure()
+        self._process = None
+        self._log.close()
+        if not keep():
+            self._remove()
+            return None
+        try:
+            os.replace(self._temporary, self.target)
+        except OSError as exc:
+            self._remove()
+            raise _cannot_write(self.target, exc) from None
         return self.target
 
     def abort(self) -> None:
-        if self._writer is not None:
-            with contextlib.suppress(Exception):
-                self._writer.close()
-            self._writer = None
+        """Stop ffmpeg and remove the partial MP4."""
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            if self._process.stdin is not None:
+                with contextlib.suppress(OSError):
+                    self._process.stdin.close()
+            self._process = None
+        self._log.close()
+        self._remove()
+
+    def _remove(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             self._temporary.unlink()
+
+    def _failure(self) -> ExportError:
+        """ffmpeg stopped: stop it for good, remove the partial file, say why in one line."""
+        process = self._process
+        if process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=10)
+        self._log.seek(0)
+        lines = [line.strip() for line in self._log.read().decode(errors="replace").splitlines()]
+        reason = next((line for line in reversed(lines) if line), "ffmpeg stopped")
+        if reason.startswith("[") and "] " in reason:
+            reason = reason.split("] ", 1)[1]  # ffmpeg's "[mp4 @ 0x55…] " prefix
+        self.abort()
+        return ExportError(f"cannot write {self.target}: {reason}")

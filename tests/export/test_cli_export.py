@@ -206,7 +206,7 @@ def test_a_rerun_into_the_same_folder_removes_stale_frames(tmp_path):
             ["--dataset", "or", "--algorithm", "winnow", "--promotion", 1, "--trials", 3],
             "α must be a finite number with α > 1",
         ),
-        (["--dataset", "or", "--fps", 0, "--trials", 3], "--fps: must be a positive"),
+        (["--dataset", "or", "--fps", 0, "--trials", 3], "--fps: must be 0.1 … 120, not 0"),
         (["--dataset", "or"], "one of the arguments --trials --until-converged is required"),
         (["--trials", 3], "export needs --dataset"),
         (["--dataset", "THREE_D", "--trials", 3], "frames show 2-D data"),
