@@ -27,7 +27,7 @@ from simulator.engine import Simulation
 from simulator.export.interrupt import StopFlag
 from simulator.export.options import ExportOptions
 from simulator.export.render import FrameRenderer, drawing_colours
-from simulator.export.writers import ExportError, GifWriter, Mp4Writer, PngSequence, rgb_bytes
+from simulator.export.writers import ExportError, GifWriter, Mp4Writer, PngSequence, frame_pixels
 from simulator.ui.frame import build_frame
 
 __all__ = ["ExportJob", "ExportOptions", "ExportResult"]
@@ -197,11 +197,11 @@ class ExportJob:
         image = self._renderer.render(build_frame(self._simulation))
         self._png.add(self._frames, image)
         if self._gif is not None or self._mp4 is not None:
-            rgb = rgb_bytes(image)
+            pixels = frame_pixels(image)
             if self._gif is not None:
-                self._gif.add(rgb)
+                self._gif.add(pixels)
             if self._mp4 is not None:
-                self._mp4.add(rgb)
+                self._mp4.add(pixels)
         self._frames += 1
 
     def finish(self) -> ExportResult:

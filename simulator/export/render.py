@@ -82,6 +82,7 @@ def _header(frame: Frame, *, wide: bool) -> list[tuple[str, str]]:
 def drawing_colours() -> list[tuple[int, int, int]]:
     """The colours frames are drawn with (a GIF keeps them in its palette)."""
     colours = (
+        style.BACKGROUND,
         style.POSITIVE,
         style.NEGATIVE,
         style.BOUNDARY,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import sys
 import tempfile
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -30,9 +31,12 @@ from PySide6.QtGui import QImage
 
 from simulator.export.checks import MP4_INSTALL_HINT, mp4_size_problem
 
-__all__ = ["ExportError", "GifWriter", "Mp4Writer", "PngSequence", "frame_name", "rgb_bytes"]
+__all__ = ["ExportError", "GifWriter", "Mp4Writer", "PngSequence", "frame_name", "frame_pixels"]
 
 RGB = tuple[int, int, int]
+# Qt's RGB32 pixel 0xFFRRGGBB as bytes in memory, in the names of Pillow and ffmpeg.
+_RGB32_PILLOW = "BGRX" if sys.byteorder == "little" else "XRGB"
+_RGB32_FFMPEG = "bgr0" if sys.byteorder == "little" else "0rgb"
 
 
 class ExportError(RuntimeError):
@@ -75,14 +79,11 @@ def _write_whole(target: Path, data: bytes) -> None:
             temporary.unlink()
 
 
-def rgb_bytes(image: QImage) -> bytes:
-    """Tightly packed RGB bytes of `image` (rows without padding)."""
-    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
-    width, height, stride = rgb.width(), rgb.height(), rgb.bytesPerLine()
-    data = bytes(rgb.constBits())
-    if stride == 3 * width:
-        return data
-    return b"".join(data[row * stride : row * stride + 3 * width] for row in range(height))
+def frame_pixels(image: QImage) -> np.ndarray:
+    """A copy of `image`'s pixels as (height, width) integers 0xFFRRGGBB (Qt's RGB32)."""
+    rgb32 = image.convertToFormat(QImage.Format.Format_RGB32)  # no copy if it already is
+    pixels = np.frombuffer(rgb32.constBits(), dtype=np.uint32)
+    return pixels.reshape(rgb32.height(), rgb32.bytesPerLine() // 4)[:, : rgb32.width()].copy()
 
 
 class _Worker:
@@ -168,13 +169,14 @@ class GifWriter:
     """An animated GIF streamed to disk frame by frame (looping, 1/fps s per frame).
 
     Small, because the frames of a run differ little: one palette for the whole GIF (the
-    first frame's colours plus `colours`, the drawing's own, which later frames may add),
-    and each later frame stores only the rectangle that changed, with the unchanged pixels
-    in it transparent. Colours are mapped to the nearest palette entry without dithering,
-    so still areas stay still. Frames are encoded by Pillow on a worker thread.
+    drawing's own `colours` with their blends into the background, then the first frame's
+    most common colours), and each later frame stores only the rectangle that changed, its
+    unchanged pixels transparent. Each colour goes to its nearest palette entry (exactly:
+    a lookup table filled as colours first appear), without dithering, so still areas stay
+    still. Frames are encoded by Pillow on a worker thread.
     """
 
-    TRANSPARENT = 255  # the palette index of "as in the previous frame"
+    TRANSPARENT = 255  # the palette index of "as in the previous frame"; never a colour
     MAX_PENDING = 4
 
     def __init__(
@@ -190,13 +192,14 @@ class GifWriter:
         except OSError as exc:
             self._temporary.unlink(missing_ok=True)
             raise _cannot_write(self.target, exc) from None
-        self._palette: Image.Image | None = None
-        self._shown: np.ndarray | None = None  # the palette indices a viewer shows now
+        self._palette = np.zeros((0, 3), dtype=np.int32)
+        self._lookup: np.ndarray | None = None  # 0xRRGGBB -> palette index; TRANSPARENT: unknown
+        self._shown: np.ndarray | None = None  # the pixels a viewer shows now (0xFFRRGGBB)
         self._worker = _Worker("gif", threads=1, limit=self.MAX_PENDING)
 
-    def add(self, rgb: bytes) -> None:
-        """Queue one frame (packed RGB bytes of the GIF's size)."""
-        self._worker.submit(self._encode, rgb)
+    def add(self, pixels: np.ndarray) -> None:
+        """Queue one frame: (height, width) integers 0xFFRRGGBB (see `frame_pixels`)."""
+        self._worker.submit(self._encode, pixels)
 
     def finish(self, keep: Callable[[], bool] = lambda: True) -> Path | None:
         """Write the last frames and the trailer, then put the GIF in place if `keep()`
@@ -227,15 +230,12 @@ class GifWriter:
     def abort(self) -> None:
         """Stop and remove the partial GIF."""
         self._worker.close()
-        self._close_file()
-        with contextlib.suppress(FileNotFoundError):
-            self._temporary.unlink()
-
-    def _close_file(self) -> None:
         if self._file is not None:
             with contextlib.suppress(OSError):
                 self._file.close()
             self._file = None
+        with contextlib.suppress(FileNotFoundError):
+            self._temporary.unlink()
 
     def _output(self, data: bytes) -> None:
         if self._file is None:
@@ -245,72 +245,75 @@ class GifWriter:
         except OSError as exc:
             raise _cannot_write(self.target, exc) from None
 
-    def _encode(self, rgb: bytes) -> None:
-        image = Image.frombytes("RGB", self._size, rgb)
-        if self._palette is None:
-            self._palette = self._make_palette(image)
-        indices = image.quantize(palette=self._palette, dither=Image.Dither.NONE)
-        current = np.asarray(indices)
-        gif_palette = self._gif_palette()
-        if self._shown is None:
-            indices.putpalette(gif_palette)
-            header, _ = GifImagePlugin.getheader(indices, info={"loop": 0})
-            frame = GifImagePlugin.getdata(indices, duration=self.duration_ms, disposal=1)
+    def _encode(self, pixels: np.ndarray) -> None:
+        shown = self._shown
+        if shown is None:
+            self._palette = self._make_palette(pixels)
+            image = self._image(self._indices(pixels))
+            header, _ = GifImagePlugin.getheader(image, info={"loop": 0})
+            frame = GifImagePlugin.getdata(image, duration=self.duration_ms, disposal=1)
             self._output(b"".join(header) + b"".join(frame))
         else:
-            patch, offset = self._changes(self._shown, current)
-            part = Image.frombytes("P", (patch.shape[1], patch.shape[0]), patch.tobytes())
-            part.putpalette(gif_palette)
+            changed = pixels != shown
+            rows = np.flatnonzero(changed.any(axis=1))
+            if rows.size == 0:  # still a frame, for its time on screen: one clear pixel
+                patch, left, top = np.full((1, 1), self.TRANSPARENT, dtype=np.uint8), 0, 0
+            else:
+                columns = np.flatnonzero(changed.any(axis=0))
+                top, left = int(rows[0]), int(columns[0])
+                box = np.s_[top : rows[-1] + 1, left : columns[-1] + 1]
+                patch = np.where(changed[box], self._indices(pixels[box]), self.TRANSPARENT)
             frame = GifImagePlugin.getdata(
-                part,
-                offset=offset,
+                self._image(patch.astype(np.uint8)),
+                offset=(left, top),
                 duration=self.duration_ms,
                 disposal=1,
                 transparency=self.TRANSPARENT,
             )
             self._output(b"".join(frame))
-        self._shown = current
+        self._shown = pixels
 
-    def _changes(
-        self, shown: np.ndarray, current: np.ndarray
-    ) -> tuple[np.ndarray, tuple[int, int]]:
-        """The smallest rectangle holding every changed pixel (unchanged ones transparent),
-        and its top-left corner; a single transparent pixel when nothing changed."""
-        changed = shown != current
-        rows = np.flatnonzero(changed.any(axis=1))
-        if rows.size == 0:
-            return np.full((1, 1), self.TRANSPARENT, dtype=np.uint8), (0, 0)
-        columns = np.flatnonzero(changed.any(axis=0))
-        top, bottom, left, right = rows[0], rows[-1] + 1, columns[0], columns[-1] + 1
-        patch = np.where(
-            changed[top:bottom, left:right], current[top:bottom, left:right], self.TRANSPARENT
-        ).astype(np.uint8)
-        return patch, (int(left), int(top))
+    def _image(self, indices: np.ndarray) -> Image.Image:
+        """A palette image of `indices` with the GIF's palette (256 entries)."""
+        height, width = indices.shape
+        image = Image.frombytes("P", (width, height), np.ascontiguousarray(indices).tobytes())
+        palette = self._palette.astype(np.uint8).tobytes()
+        image.putpalette(palette + bytes(768 - len(palette)))
+        return image
 
-    def _make_palette(self, first: Image.Image) -> Image.Image:
-        """At most 255 colours (index 255 stays free for transparency): the drawing's own
-        colours with their anti-aliased blends into the white background, then the first
-        frame's most common colours."""
+    def _indices(self, pixels: np.ndarray) -> np.ndarray:
+        """The palette index nearest to each pixel's colour."""
+        assert self._lookup is not None
+        keys = pixels & 0xFFFFFF
+        indices = self._lookup[keys]
+        unknown = indices == self.TRANSPARENT
+        if unknown.any():
+            new = np.unique(keys[unknown])
+            colours = np.stack([(new >> 16) & 255, (new >> 8) & 255, new & 255], axis=1)
+            distance = ((colours[:, None, :].astype(np.int32) - self._palette) ** 2).sum(axis=2)
+            self._lookup[new] = distance.argmin(axis=1)
+            indices = self._lookup[keys]
+        return indices
+
+    def _make_palette(self, first: np.ndarray) -> np.ndarray:
+        """At most 255 colours (index 255 is transparency): the drawing's own colours (the
+        background first) with their anti-aliased blends into the background, then the
+        first frame's commonest."""
+        background = self._colours[0] if self._colours else (255, 255, 255)
         wanted: list[RGB] = []
         for colour in self._colours:
             for t in (1.0, 0.75, 0.5, 0.25):
-                blend = tuple(round(255 + t * (c - 255)) for c in colour)
-                wanted.append((blend[0], blend[1], blend[2]))
+                r, g, b = (round(b + t * (c - b)) for c, b in zip(colour, background, strict=True))
+                wanted.append((r, g, b))
         wanted = list(dict.fromkeys(wanted))[: self.TRANSPARENT // 2]
         room = self.TRANSPARENT - len(wanted)
-        common = first.quantize(colors=room, method=Image.Quantize.FASTOCTREE)
-        found = common.getpalette() or []
+        height, width = first.shape
+        image = Image.frombytes("RGB", (width, height), first.tobytes(), "raw", _RGB32_PILLOW)
+        found = image.quantize(colors=room, method=Image.Quantize.FASTOCTREE).getpalette() or []
         for i in range(0, min(len(found), 3 * room), 3):
             wanted.append((found[i], found[i + 1], found[i + 2]))
-        entries = list(dict.fromkeys(wanted))[: self.TRANSPARENT]
-        palette = Image.new("P", (1, 1))
-        palette.putpalette(bytes(c for rgb in entries for c in rgb))
-        return palette
-
-    def _gif_palette(self) -> bytes:
-        assert self._palette is not None
-        used = bytes(self._palette.getpalette() or [])
-        return used + bytes(768 - len(used))
+        self._lookup = np.full(1 << 24, self.TRANSPARENT, dtype=np.uint8)
+        return np.array(list(dict.fromkeys(wanted))[: self.TRANSPARENT], dtype=np.int32)
 
 
 class Mp4Writer:
@@ -333,6 +336,7 @@ class Mp4Writer:
         except ImportError:
             raise ExportError(MP4_INSTALL_HINT) from None
         self.target = Path(target)
+        self._size = (width, height)
         self._temporary = _temporary_beside(self.target)
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finish() or abort()
         rate = Fraction(fps).limit_denominator(1000)
@@ -344,7 +348,7 @@ class Mp4Writer:
             "-f",
             "rawvideo",
             "-pix_fmt",
-            "rgb24",
+            _RGB32_FFMPEG,
             "-s",
             f"{width}x{height}",
             "-r",
@@ -374,13 +378,15 @@ class Mp4Writer:
             self._remove()
             raise ExportError(f"cannot start ffmpeg: {exc.strerror or exc}") from None
 
-    def add(self, rgb: bytes) -> None:
-        """Send one frame (packed RGB bytes of the MP4's size)."""
+    def add(self, pixels: np.ndarray) -> None:
+        """Send one frame: (height, width) integers 0xFFRRGGBB (see `frame_pixels`)."""
         process = self._process
         if process is None or process.stdin is None:
             raise ExportError(f"the MP4 {self.target} is already closed")
+        if pixels.shape != (self._size[1], self._size[0]):
+            raise ExportError("every MP4 frame must have the same size")
         try:
-            process.stdin.write(rgb)
+            process.stdin.write(memoryview(np.ascontiguousarray(pixels)).cast("B"))
         except OSError:
             raise self._failure() from None
 
