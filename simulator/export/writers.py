@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -438,6 +439,8 @@ class Mp4Writer:
         self._log.seek(0)
         lines = [line.strip() for line in self._log.read().decode(errors="replace").splitlines()]
         reason = next((line for line in reversed(lines) if line), "ffmpeg stopped")
+        if process is not None and process.returncode is not None and process.returncode < 0:
+            reason = f"ffmpeg stopped: {signal.strsignal(-process.returncode)}"  # e.g. SIGXFSZ
         if reason.startswith("[") and "] " in reason:
             reason = reason.split("] ", 1)[1]  # ffmpeg's "[mp4 @ 0x55…] " prefix
         self.abort()
