@@ -305,6 +305,7 @@ class ExportDialog(QDialog):
             result = job.cancel()  # removes the unfinished GIF and MP4; the whole frames stay
             if result.frames:
                 kept = (
-                    f" The {result.frames} whole PNG frames written before stay in {result.folder}."
+                    f" The {result.frames} PNG frames written before the failure are whole; "
+                    f"they stay in {result.folder}."
                 )
         QMessageBox.critical(self, "Export failed", f"{outcome}.{kept}")
