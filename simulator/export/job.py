@@ -130,11 +130,6 @@ class ExportJob:
         return self._frames
 
     @property
-    def frames_expected(self) -> int:
-        """Frames an uninterrupted export writes at most."""
-        return 1 + self.options.trial_limit
-
-    @property
     def trials_run(self) -> int:
         return self._simulation.trials - self._start_trial
 
