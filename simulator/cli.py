@@ -40,7 +40,7 @@ from simulator.export.checks import (
     mp4_size_problem,
     prepare_folder,
 )
-from simulator.export.interrupt import StopFlag, exit_status, stop_on_signals
+from simulator.export.interrupt import StopFlag, catch_signals, exit_status, ignore_signals
 from simulator.export.options import (
     EVERY,
     FPS_RANGE,
@@ -461,15 +461,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     stop = StopFlag()
     # From the start, SIGINT and SIGTERM only set a flag that the export reads between
     # frames (raising inside Qt's rendering or a writer thread has crashed the process).
-    with stop_on_signals(stop):
+    restore_signals = catch_signals(stop)
+    try:
         command = parse(sys.argv[1:] if argv is None else argv)
-        if command.export is not None:
-            from simulator.export.headless import export_main
+    except SystemExit:
+        ignore_signals()
+        raise
+    if command.export is not None:
+        from simulator.export.headless import export_main
 
-            assert command.dataset is not None  # parse() insists
+        assert command.dataset is not None  # parse() insists
+        try:
             return export_main(
                 command.dataset, command.settings, command.export, quiet=command.quiet, stop=stop
             )
+        finally:
+            ignore_signals()  # what is left is exiting: a late signal must not cut it short
+    restore_signals()
     if stop.is_set():
         return exit_status(stop.signal or 2)
     problem = display_problem(os.environ, sys.platform)

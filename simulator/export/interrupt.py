@@ -11,10 +11,9 @@ The flag is a plain attribute (no lock), so a handler can never deadlock on it.
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
-__all__ = ["StopFlag", "exit_status", "stop_on_signals"]
+__all__ = ["StopFlag", "catch_signals", "exit_status", "ignore_signals"]
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -40,14 +39,23 @@ def exit_status(signum: int) -> int:
     return 128 + signum
 
 
-@contextmanager
-def stop_on_signals(flag: StopFlag) -> Iterator[StopFlag]:
-    """While inside, SIGINT and SIGTERM set `flag` instead of interrupting."""
+def catch_signals(flag: StopFlag) -> Callable[[], None]:
+    """From now on SIGINT and SIGTERM set `flag` instead of interrupting; returns the
+    function that puts the previous handlers back."""
     previous = {signum: signal.getsignal(signum) for signum in _SIGNALS}
     for signum in _SIGNALS:
         signal.signal(signum, lambda number, _frame: flag.set(number))
-    try:
-        yield flag
-    finally:
+
+    def restore() -> None:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+    return restore
+
+
+def ignore_signals() -> None:
+    """Ignore SIGINT and SIGTERM from now on: for a process whose exit status is decided.
+    (Python puts back the default handlers while it shuts down, but not an ignore, so a
+    late signal can no longer kill the process half-way through its exit.)"""
+    for signum in _SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)

@@ -2,7 +2,6 @@
 stop on SIGINT and SIGTERM (DESIGN.md, "Never crash")."""
 
 import os
-import random
 import resource
 import signal
 import subprocess
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.export.helpers import NO_DISPLAY, ROOT, export, frames
+from tests.export.helpers import NO_DISPLAY, ROOT, export, frames, hidden_files, interrupt_exports
 
 PROG = "linear-classifier-lab export: error: "
 
@@ -26,10 +25,6 @@ def one_line(result, status, *parts):
     for part in parts:
         assert part in lines[0], lines[0]
     return lines[0]
-
-
-def hidden_files(folder):
-    return sorted(p.name for p in Path(folder).rglob(".*"))
 
 
 @pytest.fixture
@@ -178,64 +173,6 @@ def test_a_full_disk_exits_1_with_one_line_and_leaves_no_temporary_file(
 
 
 # -- SIGINT and SIGTERM --------------------------------------------------------------------------
-
-
-def interrupt_exports(base, runs, seed, trials=60):
-    """Start an export with GIF and MP4 `runs` times; at a random moment of each, send SIGINT
-    or SIGTERM. Returns what went wrong (nothing, we hope) and how many were interrupted."""
-    rng = random.Random(seed)
-    problems, interrupted = [], 0
-    for run in range(runs):
-        folder = base / f"run{run}"
-        out = folder / "frames"
-        folder.mkdir()
-        signum = rng.choice([signal.SIGINT, signal.SIGTERM])
-        process = subprocess.Popen(
-            [
-                sys.executable, str(ROOT / "main.py"), "export", "--dataset", "noisy",
-                "--trials", str(trials), "--size", "320x240", "--out", str(out),
-                "--gif", str(folder / "a.gif"), "--mp4", str(folder / "a.mp4"), "--quiet",
-            ],
-            stderr=subprocess.PIPE,
-            text=True,
-            env=NO_DISPLAY,
-        )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while not out.exists() and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.005)  # the folder appears once the arguments are checked
-        time.sleep(rng.uniform(0.0, 2.5))
-        process.send_signal(signum)
-        try:
-            _, stderr = process.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            problems.append(f"run {run}: hung after {signum.name}")
-            continue
-        status = process.returncode
-        interrupted += status == 128 + signum
-        pngs = frames(out)
-        what = f"run {run} ({signum.name}, status {status}, {len(pngs)} frames)"
-        if status not in (0, 128 + signum):
-            problems.append(f"{what}: {stderr.strip()[-300:]}")
-        if "Traceback" in stderr or "Fatal Python error" in stderr:
-            problems.append(f"{what}: {stderr.strip()[-300:]}")
-        if hidden_files(folder):
-            problems.append(f"{what}: temporary files {hidden_files(folder)}")
-        if [p.name for p in pngs] != [f"frame_{i:05d}.png" for i in range(len(pngs))]:
-            problems.append(f"{what}: frames missing in the sequence")
-        for path in pngs:
-            try:
-                with Image.open(path) as image:
-                    image.load()
-            except OSError as exc:
-                problems.append(f"{what}: {path.name} is not whole ({exc})")
-        if (folder / "a.gif").exists():  # only ever complete
-            with Image.open(folder / "a.gif") as gif:
-                if gif.n_frames != trials + 1:
-                    problems.append(f"{what}: a GIF of {gif.n_frames} frames")
-        elif status == 0:
-            problems.append(f"{what}: finished without its GIF")
-    return problems, interrupted
 
 
 def test_sigint_and_sigterm_stop_an_export_cleanly(tmp_path):
