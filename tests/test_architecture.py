@@ -102,12 +102,21 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def imports_of(module: str, path: Path, known: set[str]) -> list[Import]:
+def imports_of(module: str, path: Path, known: dict[str, Path]) -> list[Import]:
     """The imports in one module: of `known` modules by their full name, others by their
     top-level name."""
     is_package = path.name == "__init__.py"
     top = module.split(".")[0]
     found: list[Import] = []
+
+    def compiled(package: str, name: str) -> bool:
+        """Whether `package` has a compiled module `name` (its C source or its build)."""
+        folder = known.get(package)
+        return (
+            folder is not None
+            and folder.name == "__init__.py"
+            and any(folder.parent.glob(f"{name}.*"))
+        )
 
     class Visitor(ast.NodeVisitor):
         functions = 0  # inside how many function bodies
@@ -149,7 +158,7 @@ def imports_of(module: str, path: Path, known: set[str]) -> list[Import]:
                 base = ".".join(package + ([node.module] if node.module else []))
             for alias in node.names:
                 full = f"{base}.{alias.name}"
-                if full in known:  # `from package import submodule`
+                if full in known or compiled(base, alias.name):  # `from package import module`
                     self.add(full, node)
                 elif base in known or base.startswith(f"{top}."):  # or a compiled module
                     self.add(base, node)
@@ -162,8 +171,7 @@ def imports_of(module: str, path: Path, known: set[str]) -> list[Import]:
 
 def import_graph(root: Path, package: str) -> dict[str, list[Import]]:
     modules = modules_of(root, package)
-    known = set(modules)
-    return {name: imports_of(name, path, known) for name, path in modules.items()}
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
 
 
 def cycles(graph: dict[str, list[Import]]) -> list[list[str]]:
@@ -260,7 +268,7 @@ def test_only_the_entry_points_import_the_command_line(graph):
         m for m, imports in graph.items() for i in imports if i.target == "simulator.cli"
     )
     assert importers == ["simulator.__main__"]
-    main_py = imports_of("main", ROOT / "main.py", set(graph))
+    main_py = imports_of("main", ROOT / "main.py", modules_of(ROOT, "simulator"))
     assert [i.target for i in main_py if i.target.startswith("simulator")] == ["simulator.cli"]
 
 
@@ -373,3 +381,16 @@ def test_the_checker_finds_imports_against_the_layers_and_qt(tmp_path):
     assert loads_qt(graph, "pkg.engine") == []  # PySide6 only inside a method
     assert [i.target for i in graph["pkg.engine.core"]] == ["PySide6"]
     assert [i.target for i in graph["pkg.ui.view"]] == ["pkg.engine", "pyqtgraph"]
+
+
+def test_the_checker_knows_a_compiled_module_from_the_package(tmp_path):
+    graph = _package(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from pkg.core import run\n",
+            "pkg/core.py": "from pkg import _fast\nfrom pkg import run\n",
+            "pkg/_fast.c": "/* built by setup.py */\n",
+        },
+    )
+    assert [i.target for i in graph["pkg.core"]] == ["pkg._fast", "pkg"]
+    assert cycles(graph) == [["pkg", "pkg.core"]]  # `run` comes from the package: a cycle
