@@ -80,23 +80,18 @@ def _header(frame: Frame, *, wide: bool) -> list[tuple[str, str]]:
 
 
 def drawing_colours() -> list[tuple[int, int, int]]:
-    """The colours frames are drawn with (a GIF keeps them in its palette)."""
-    colours = (
-        style.BACKGROUND,
-        style.POSITIVE,
-        style.NEGATIVE,
-        style.BOUNDARY,
-        style.PREVIOUS,
-        style.SEPARATOR,
-        style.HIGHLIGHT,
-        style.MISTAKE,
-        style.RADIUS,
-        TEXT,
-        QUIET,
-        STRIP,
-        RULE_LINE,
-    )
-    return [(c.red(), c.green(), c.blue()) for c in colours]
+    """The colours frames are drawn with, as they appear on the background (translucent
+    ones blended into it), the background first: a GIF keeps them in its palette."""
+    background = style.BACKGROUND
+    colours = [background, *(v for v in vars(style).values() if isinstance(v, QColor))]
+    colours += [TEXT, QUIET, STRIP, RULE_LINE]
+    under = (background.red(), background.green(), background.blue())
+    drawn = []
+    for colour in colours:
+        a, rgb = colour.alphaF(), (colour.red(), colour.green(), colour.blue())
+        r, g, b = (round(a * c + (1 - a) * u) for c, u in zip(rgb, under, strict=True))
+        drawn.append((r, g, b))
+    return list(dict.fromkeys(drawn))
 
 
 class FrameRenderer:
@@ -163,11 +158,12 @@ class FrameRenderer:
         self._fitted = False
 
     def _show_legend(self, scale: float) -> None:
-        """The plot's legend: its own if it has one, else one naming the plot's named items."""
-        plot = self.view.getPlotItem()
-        if plot.legend is not None:
-            plot.legend.setVisible(True)
+        """The plot's own legend (`PlotView.set_show_legend`). Until that lands from the
+        plot's branch, pyqtgraph's legend naming the plot's named items stands in."""
+        if hasattr(self.view, "set_show_legend"):
+            self.view.set_show_legend(True)
             return
+        plot = self.view.getPlotItem()
         legend = plot.addLegend(
             offset=(round(10 * scale), round(10 * scale)),
             labelTextSize=f"{max(8, round(12 * scale))}pt",
