@@ -328,3 +328,19 @@ def test_legend_draws_the_plot_legend_in_the_plot(tmp_path):
         assert np.array_equal(a[: rule + 1], b[: rule + 1])  # the numbers stay as they were
         corner = np.any(a[rule + 1 : rule + 150, :320] != b[rule + 1 : rule + 150, :320], axis=2)
         assert corner.sum() > 500  # a box naming the glyphs, in the plot's top-left corner
+
+
+def test_tie_reaches_the_learner_of_the_export(tmp_path):
+    from simulator.cli import parse
+
+    command = parse(["export", "--dataset", "or", "--trials", "3", "--tie", "negative",
+                     "--out", str(tmp_path / "f")])  # fmt: skip
+    assert command.settings.tie == "negative"
+    assert Simulation.from_settings(command.dataset, command.settings).tie == "negative"
+    result = export(
+        "--dataset", "or", "--trials", 3, "--tie", "positive", "--out", tmp_path / "g",
+        "--size", "240x180", "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0 and len(frames(tmp_path / "g")) == 4
+    bad = export("--dataset", "or", "--trials", 3, "--tie", "zero", "--out", tmp_path / "h")
+    assert bad.returncode == 2 and "--tie: invalid choice: 'zero'" in bad.stderr

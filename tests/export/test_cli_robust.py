@@ -180,3 +180,24 @@ def test_sigint_and_sigterm_stop_an_export_cleanly(tmp_path):
     problems, interrupted = interrupt_exports(tmp_path, runs=4, seed=9)
     assert problems == []
     assert interrupted >= 1  # at least one signal came while the export ran
+
+
+@pytest.mark.parametrize(
+    ("environ", "platform", "refused"),
+    [
+        ({}, "linux", True),
+        ({"DISPLAY": ":0"}, "linux", False),
+        ({"WAYLAND_DISPLAY": "wayland-0"}, "linux", False),
+        ({"QT_QPA_PLATFORM": "offscreen"}, "linux", False),  # the user chose a platform
+        ({}, "freebsd14", True),
+        ({}, "darwin", False),  # macOS and Windows always have their own display
+        ({}, "win32", False),
+    ],
+)
+def test_which_machines_have_no_display(environ, platform, refused):
+    from simulator.cli import display_problem
+
+    problem = display_problem(environ, platform)
+    assert (problem is not None) == refused
+    if refused:
+        assert "xvfb-run" in problem
