@@ -303,7 +303,7 @@ class ExportDialog(QDialog):
         kept = ""
         if job is not None:
             result = job.cancel()  # removes the unfinished GIF and MP4; the whole frames stay
-            if result.frames:
+            if result.folder is not None and result.frames:
                 kept = (
                     f" The {result.frames} PNG frames written before the failure are whole; "
                     f"they stay in {result.folder}."

@@ -17,8 +17,6 @@ SIGINT/SIGTERM on the command line) takes effect at the next frame boundary.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +33,7 @@ __all__ = ["ExportJob", "ExportOptions", "ExportResult"]
 
 @dataclass(frozen=True)
 class ExportResult:
-    frames: int
+    frames: int  # the PNGs in `folder`; without a folder, the frames of the GIF/MP4
     trials: int
     folder: Path | None
     gif: Path | None
@@ -90,7 +88,6 @@ class ExportJob:
         self.cancel_requested = stop if stop is not None else StopFlag()
         self._simulation = simulation
         self._start_trial = simulation.trials
-        self._temporary: Path | None = None
         self._frames = 0
         self._done = False
         self._result: ExportResult | None = None
@@ -98,14 +95,11 @@ class ExportJob:
         self._mp4: Mp4Writer | None = None
         self._renderer: FrameRenderer | None = None
         folder = options.folder
-        try:
-            if folder is None:
-                self._temporary = Path(tempfile.mkdtemp(prefix="lcl-frames-"))
-                folder = self._temporary
-            else:
+        if folder is not None:
+            try:
                 folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise ExportError(f"cannot write to {folder}: {exc.strerror or exc}") from None
+            except OSError as exc:
+                raise ExportError(f"cannot write to {folder}: {exc.strerror or exc}") from None
         width, height = options.size
         try:
             if options.gif is not None:
@@ -114,9 +108,9 @@ class ExportJob:
                 self._mp4 = Mp4Writer(options.mp4, width, height, options.fps)
         except ExportError:
             self._discard()
-            self._close()
             raise
-        self._png = PngSequence(folder)
+        # Without a folder only the GIF or the MP4 is written: no PNG at all.
+        self._png = PngSequence(folder) if folder is not None else None
         self._renderer = FrameRenderer(
             width,
             height,
@@ -169,7 +163,8 @@ class ExportJob:
                     return True
                 if self._frames > 0:
                     if self._finished_running():
-                        self._png.wait()
+                        if self._png is not None:
+                            self._png.wait()
                         self._done = True
                         self._close_renderer()  # here, on the thread that made it
                         break
@@ -183,14 +178,15 @@ class ExportJob:
         except Exception:
             self._discard()
             self._close_renderer()
-            self._png.close()
+            self._close_png()
             raise
         return self._done
 
     def _write_frame(self) -> None:
         assert self._renderer is not None
         image = self._renderer.render(build_frame(self._simulation))
-        self._png.add(self._frames, image)
+        if self._png is not None:
+            self._png.add(self._frames, image)
         if self._gif is not None or self._mp4 is not None:
             pixels = frame_pixels(image)
             if self._gif is not None:
@@ -223,11 +219,12 @@ class ExportJob:
             if self._mp4 is not None:
                 mp4 = self._mp4.finish(keep)
                 self._mp4 = None
-            self._png.remove_stale()
-            self._png.close()
+            if self._png is not None:
+                self._png.remove_stale()
+            self._close_png()
         except ExportError:
             self._discard()
-            self._png.close()
+            self._close_png()
             raise
         if self.cancel_requested.is_set():
             return self._conclude(cancelled=True, gif=gif, mp4=mp4)
@@ -241,24 +238,24 @@ class ExportJob:
         self.cancel_requested.set()
         self._discard()
         self._close_renderer()
-        self._png.close()  # the frames in hand are finished, the rest dropped
-        self._frames = len(self._png.paths)
+        self._close_png()  # the frames in hand are finished, the rest dropped
+        if self._png is not None:
+            self._frames = len(self._png.paths)
         return self._conclude(cancelled=True)
 
     def _conclude(
         self, *, cancelled: bool = False, gif: Path | None = None, mp4: Path | None = None
     ) -> ExportResult:
         sim = self._simulation
-        keep_folder = self._temporary is None
         capped = (
             self.options.trials is None
             and not (sim.converged or sim.diverged)
             and self.trials_run >= self.options.max_trials
         )
         self._result = ExportResult(
-            frames=self._frames if keep_folder else 0,
+            frames=self._frames,
             trials=self.trials_run,
-            folder=self.options.folder if keep_folder else None,
+            folder=self.options.folder,
             gif=gif,
             mp4=mp4,
             cancelled=cancelled,
@@ -266,7 +263,6 @@ class ExportJob:
             diverged_at=sim.diverged_at,
             capped=capped and not cancelled,
         )
-        self._close()
         return self._result
 
     def _discard(self) -> None:
@@ -283,7 +279,6 @@ class ExportJob:
             self._renderer.close()
             self._renderer = None
 
-    def _close(self) -> None:
-        if self._temporary is not None:
-            shutil.rmtree(self._temporary, ignore_errors=True)
-            self._temporary = None
+    def _close_png(self) -> None:
+        if self._png is not None:
+            self._png.close()

@@ -56,7 +56,7 @@ def size_problem(width: int, height: int) -> str | None:
 
 @dataclass(frozen=True)
 class ExportOptions:
-    """What to export. `folder=None` renders PNGs to a temporary folder (for GIF/MP4 only).
+    """What to export. `folder=None` writes no PNG frames (only the GIF or the MP4).
 
     `every`: "trial" (a frame after each trial), "mistake" (after each trial that was a
     mistake) or "epoch" (after each completed epoch); frame 0, the start, always comes first.

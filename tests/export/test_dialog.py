@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -301,3 +302,20 @@ def test_dialog_reports_a_full_disk_once_as_a_failure(tmp_path):
         assert kind == "critical" and "cannot write" in text and reason in text, text
         assert "Wrote" not in text
         assert leftovers(tmp_path / "out" / name) == []
+
+
+def test_an_animation_alone_writes_no_png_anywhere(qapp, tmp_path, monkeypatch):
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # where hidden PNGs would go
+    job = ExportJob(
+        Simulation(load_preset("or")),
+        ExportOptions(folder=None, trials=5, gif=tmp_path / "a.gif", size=(200, 150)),
+    )
+    while not job.advance(1.0):
+        pass
+    result = job.finish()
+    assert result.frames == 6 and result.folder is None and result.gif == tmp_path / "a.gif"
+    assert "Wrote the GIF" in result.summary()
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.gif", "tmp"]
+    with Image.open(tmp_path / "a.gif") as gif:
+        assert gif.n_frames == 6
