@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from simulator.engine import Dataset, Settings, Simulation
 from simulator.export.interrupt import StopFlag, exit_status
 from simulator.export.options import ExportOptions
+
+if TYPE_CHECKING:
+    from simulator.export.job import ExportJob
 
 __all__ = ["PROG", "export_main"]
 
@@ -23,7 +27,7 @@ PROG = "linear-classifier-lab export"
 _QUIET_QT = ("propagateSizeHints",)  # the offscreen plugin's harmless complaint
 
 
-def _qt_messages(mode, context, message: str) -> None:
+def _qt_messages(mode: object, context: object, message: str) -> None:
     if not any(part in message for part in _QUIET_QT):
         print(f"{PROG}: qt: {message}", file=sys.stderr)
 
@@ -72,7 +76,7 @@ def export_main(
         del app
 
 
-def _run(job, *, quiet: bool) -> int:
+def _run(job: ExportJob, *, quiet: bool) -> int:
     from simulator.export.writers import ExportError
 
     options, stop = job.options, job.cancel_requested
