@@ -152,28 +152,9 @@ class FrameRenderer:
         # Room above the plot for its top tick label, which would touch the header's rule.
         plot.setContentsMargins(0, round(8 * scale), round(8 * scale), 0)
         self.view.set_show_separator(separator)
-        if legend:
-            self._show_legend(scale)
+        self.view.set_show_legend(legend)
         self.view.show()  # hidden from the screen, but laid out at its size
         self._fitted = False
-
-    def _show_legend(self, scale: float) -> None:
-        """The plot's own legend (`PlotView.set_show_legend`). Until that lands from the
-        plot's branch, pyqtgraph's legend naming the plot's named items stands in."""
-        if hasattr(self.view, "set_show_legend"):
-            self.view.set_show_legend(True)
-            return
-        plot = self.view.getPlotItem()
-        legend = plot.addLegend(
-            offset=(round(10 * scale), round(10 * scale)),
-            labelTextSize=f"{max(8, round(12 * scale))}pt",
-            labelTextColor=TEXT,
-            brush=QColor(255, 255, 255, 230),
-            pen=RULE_LINE,
-        )
-        for item in plot.listDataItems():
-            if item.name():
-                legend.addItem(item, item.name())
 
     def render(self, frame: Frame) -> QImage:
         """The frame as an RGB image of width × height."""
