@@ -6,7 +6,7 @@ The checker reads the source (AST), so it sees every import, also those inside f
 layers, not for cycles: they never run). Layers, from DESIGN.md "Structure the code keeps":
 
     engine   simulator.engine.*                       imports nothing of the others
-    frame    simulator.ui.frame                       the engine only, and no Qt
+    frame    simulator.ui.frame, .trace               the engine only, and no Qt
     views    the other simulator.ui.* (plot, panels,  the engine and the frame
              controller, style, ...)
     export   simulator.export.*                       the engine and the views, never the
@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 QT = ("PySide6", "pyqtgraph", "PyQt5", "PyQt6", "shiboken6")
 
 SHELL = {"simulator.ui", "simulator.ui.main_window", "simulator.ui.app"}
+FRAME = {"simulator.ui.frame", "simulator.ui.trace"}  # the records views paint, Qt-free
 # Everyone may read `simulator.__version__`: the package's root imports nothing.
 ALLOWED = {
     "root": set(),
@@ -48,6 +49,7 @@ ALLOWED = {
 QT_FREE = {
     "simulator.cli",
     "simulator.ui.frame",
+    "simulator.ui.trace",
     "simulator.export.options",
     "simulator.export.checks",
     "simulator.export.interrupt",
@@ -67,7 +69,7 @@ def simulator_layer(module: str) -> str:
         return "export"
     if module in SHELL:
         return "shell"
-    if module == "simulator.ui.frame":
+    if module in FRAME:
         return "frame"
     if module.startswith("simulator.ui."):
         return "views"
