@@ -312,6 +312,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="paint the arithmetic of each trial (score, verdict, update) under the plot",
     )
+    export.add_argument(
+        "--charts",
+        action="store_true",
+        help="draw the charts beside the plot: mistakes k against the trial with the bound, "
+        "and Novikoff's proof (A_k >= k >= B_k) where it applies, else the loss or the weights",
+    )
     export.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
@@ -388,6 +394,7 @@ def _export_options(options: argparse.Namespace, dataset: Dataset | None) -> Exp
         fps=options.fps,
         legend=options.legend,
         explain=options.explain,
+        charts=options.charts,
     )
     assert export.folder is not None
     places: list[tuple[str, Path, Callable[[Path], None]]] = [

@@ -129,7 +129,10 @@ class ExportDialog(QDialog):
         self.explain = QCheckBox(
             "the arithmetic of each trial, under the plot", objectName="explainCheck"
         )
-        form.addRow("Show", column(self.legend, self.explain))
+        self.charts = QCheckBox(
+            "the charts beside the plot (mistakes, the proof)", objectName="chartsCheck"
+        )
+        form.addRow("Show", column(self.legend, self.explain, self.charts))
 
         self.folder = QLineEdit(
             str(Path.home() / "linear-classifier-frames"), objectName="folderEdit"
@@ -187,6 +190,7 @@ class ExportDialog(QDialog):
             fps=self.fps.value(),
             legend=self.legend.isChecked(),
             explain=self.explain.isChecked(),
+            charts=self.charts.isChecked(),
         )
 
     def _problem(self, options: ExportOptions) -> str | None:

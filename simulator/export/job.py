@@ -117,6 +117,7 @@ class ExportJob:
             separator=options.separator,
             legend=options.legend,
             explain=options.explain,
+            charts=options.charts,
         )
 
     @property

@@ -10,6 +10,11 @@ A frame is three bands, painted with QPainter into one image:
 - with `explain`, a strip under the plot with the arithmetic of the latest trial
   (`explain_trial`, as the window's explanation shows it).
 
+With `charts`, the plot band is shared: the plot on the left, and on the right (`CHARTS_SHARE`
+of the width) the window's own charts (`simulator.ui.charts.ChartPanel`): k against the
+trial with the mistake bound, and under it Novikoff's proof where it applies (else the loss
+or the weights). They draw incrementally, so any `--every` gives the same pictures.
+
 With `legend`, the plot's legend is shown inside the plot. `render(frame)` returns a QImage
 of exactly the requested size at device pixel ratio 1, so the same frame gives the same
 pixels on any screen. Text lines that do not fit end in "…"; the bands never move.
@@ -29,6 +34,7 @@ from PySide6.QtGui import (
 )
 
 from simulator.ui import style
+from simulator.ui.charts import ChartPanel
 from simulator.ui.frame import Frame, explain_trial, format_number
 from simulator.ui.plot_view import PlotView
 
@@ -42,6 +48,7 @@ FONT_FAMILY = "DejaVu Sans"
 HEADER_PIXELS = 18  # text height at 1280x720: readable from the back of a lecture hall
 EXPLAIN_PIXELS = 17
 EXPLAIN_LINES = 3  # the trial, its score and verdict, its update
+CHARTS_SHARE = 0.38  # of the frame's width, for the charts beside the plot
 
 
 def _header(frame: Frame, *, wide: bool) -> list[tuple[str, str]]:
@@ -105,6 +112,7 @@ class FrameRenderer:
         separator: bool = True,
         legend: bool = False,
         explain: bool = False,
+        charts: bool = False,
     ) -> None:
         self.width, self.height = int(width), int(height)
         # Sized for a 1280x720 slide; smaller frames shrink less, so they stay readable.
@@ -137,11 +145,26 @@ class FrameRenderer:
             strip = min(strip, self.height // 4)
         self._strip_height = strip
         plot_height = max(1, self.height - self._header_height - self._strip_height)
-        self._plot_rect = QRect(0, self._header_height, self.width, plot_height)
+        charts_width = round(CHARTS_SHARE * self.width) if charts else 0
+        plot_width = self.width - charts_width
+        self._plot_rect = QRect(0, self._header_height, plot_width, plot_height)
+        self._charts: ChartPanel | None = None
+        self._charts_rect = QRect()
+        if charts:
+            gap = self._margin // 2
+            self._charts_rect = QRect(
+                plot_width + gap,
+                self._header_height + gap,
+                charts_width - 2 * gap,
+                plot_height - 2 * gap,
+            )
+            self._charts = ChartPanel(
+                self._charts_rect.width(), self._charts_rect.height(), scale=scale
+            )
 
         self.view = PlotView(point_size=style.POINT_SIZE * 1.1 * scale, line_scale=1.3 * scale)
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-        self.view.setFixedSize(self.width, plot_height)
+        self.view.setFixedSize(plot_width, plot_height)
         plot = self.view.getPlotItem()
         tick_font = QFont(FONT_FAMILY, max(8, round(12 * scale)))
         for axis in ("left", "bottom"):
@@ -170,6 +193,9 @@ class FrameRenderer:
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         self._paint_header(painter, frame)
         self.view.render(painter, QRectF(self._plot_rect), self.view.viewport().rect())
+        if self._charts is not None:
+            self._charts.show_frame(frame)
+            self._charts.paint(painter, QRectF(self._charts_rect))
         if self._explain is not None:
             self._paint_explanation(painter, frame)
         painter.end()
@@ -222,7 +248,15 @@ class FrameRenderer:
         )
         painter.restore()
 
+    @property
+    def charts_rect(self) -> QRect:
+        """Where the charts are drawn (empty without `charts`)."""
+        return QRect(self._charts_rect)
+
     def close(self) -> None:
-        """Free the hidden view (a leaked PlotWidget can abort Python at exit)."""
+        """Free the hidden views (a leaked PlotWidget can abort Python at exit)."""
         self.view.close()
         self.view.deleteLater()
+        if self._charts is not None:
+            self._charts.close_charts()
+            self._charts = None

@@ -680,8 +680,8 @@ class ProofChart(Chart):
         item.addItem(self.ceiling)
         self.bound_line = _bound_line(GREEN, angle=90, position=0.5)
         item.addItem(self.bound_line, ignoreBounds=True)
-        # Below the line k, right of the bound: the corner the curves leave empty.
-        self.legend.setOffset((-6, -6))
+        # Top left: above the ceiling, which starts at 0, the corner the curves leave empty.
+        self.legend.setOffset((6, 4))
         self.legend.setColumnCount(2)
         self._names = (A_NAME, B_NAME, CEILING_NAME)
         self._key: tuple[object, ...] | None = None
