@@ -1,15 +1,28 @@
 """The main window: plot in the middle, controls and theory on the right, menus, status bar.
 
 It wires views to the controller and owns what only a window has: menus, shortcuts,
-file dialogs, and the question about unsaved points on close. Files are written through
+file dialogs, and the question about unsaved points. Files are written through
 QSaveFile (atomic: a crash mid-save never leaves half a file).
+
+Never losing work, as a teacher meets it:
+
+- New, Open, a preset, Clear and closing ask first when the points are unsaved
+  (Save / Discard / Cancel); Cancel keeps everything as it was. Points are unsaved when
+  they differ from the file they came from or were last saved to (loading a preset
+  counts as saved: it can be loaded again). The learner's settings and the trial reached
+  do not make the points unsaved; the autosave keeps them.
+- Opening and saving run on a worker thread with a progress dialog and Cancel (see
+  `file_tasks`): a million rows never freeze the window.
+- An internal error shows one dialog, keeps the points and the window (see `safety`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
-from PySide6.QtCore import QSaveFile, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -22,13 +35,27 @@ from PySide6.QtWidgets import (
 )
 
 from simulator import __version__
-from simulator.engine import PRESETS, DataFileError, Dataset, Settings, load_dataset, load_preset
+from simulator.engine import (
+    PRESETS,
+    DataFileError,
+    Dataset,
+    Settings,
+    Simulation,
+    load_dataset,
+    load_preset,
+)
+from simulator.ui import preferences
+from simulator.ui.autosave import data_folder
 from simulator.ui.controller import SimulationController
+from simulator.ui.file_tasks import Outcome, run_in_background, write_atomically
 from simulator.ui.frame import Frame
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
 from simulator.ui.plot_view import PlotView
+from simulator.ui.safety import LastResort, report_exception
 
 __all__ = ["SHORTCUTS", "MainWindow"]
+
+T = TypeVar("T")
 
 SHORTCUTS = (
     ("Space", "Step: one trial"),
@@ -70,6 +97,10 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self._app_settings = app_settings
         self._path: Path | None = None
+        self._document: str | None = None  # a name for data without a file (a preset)
+        self.last_resort: LastResort | None = None
+        if settings is None and app_settings is not None:
+            settings = preferences.restore_learner(app_settings)
         self.controller = SimulationController(parent=self, settings=settings)
         self.plot = PlotView(self)
         self.controls = ControlPanel(self)
@@ -105,13 +136,18 @@ class MainWindow(QMainWindow):
         self._connect()
         self.controls.sync(self.controller.settings)
         self.controller.set_speed(self.controls.speed_value())
-        if dataset is not None:
+        if dataset is not None and dataset.dimension != 2:
+            text = _not_2d(dataset)  # one dialog once the window is up, not a traceback
+            QTimer.singleShot(0, lambda: QMessageBox.critical(self, "Cannot show the points", text))
+        elif dataset is not None:
             self.controller.set_dataset(dataset, "Load data")
             self.controller.undo_stack.setClean()
         self._on_frame(self.controller.frame)
         self.plot.fit_view()
         self._update_title()
         self.plot.setFocus()
+        if app_settings is not None:
+            preferences.restore_window(app_settings, self)
 
     # -- actions and menus ---------------------------------------------------------------------
 
@@ -172,7 +208,7 @@ class MainWindow(QMainWindow):
             "&Delete point", self.delete_selected, [QKeySequence.StandardKey.Delete, "Backspace"]
         )
         self.flip_action = self._action("&Flip label of point", self.flip_selected, "F")
-        self.clear_action = self._action("&Clear all points", c.clear)
+        self.clear_action = self._action("&Clear all points", self.clear_points)
         edit.addActions([self.delete_action, self.flip_action, self.clear_action])
 
         view = bar.addMenu("&View")
@@ -250,58 +286,131 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 15000)
 
     def _update_title(self, *_: object) -> None:
-        name = self._path.name if self._path is not None else "untitled"
+        name = self._path.name if self._path is not None else self._document or "untitled"
         self.setWindowTitle(f"{name}[*] — Linear Classifier Lab")
         self.setWindowModified(not self.controller.undo_stack.isClean())
 
     # -- data files -------------------------------------------------------------------------------
 
-    def new_points(self) -> None:
-        self.controller.set_dataset(Dataset.empty(), "New")
-        self._path = None
-        self.plot.fit_view()
+    def has_unsaved_points(self) -> bool:
+        """Points that are in no file: changed since they were opened or last saved."""
+        return len(self.controller.dataset) > 0 and not self.controller.undo_stack.isClean()
+
+    def confirm_discard(self, doing: str) -> bool:
+        """May the current points go? Asks Save / Discard / Cancel when they are unsaved;
+        True for Discard, or Save once the save succeeded."""
+        if not self.has_unsaved_points():
+            return True
+        self.controller.pause()
+        answer = QMessageBox.question(
+            self,
+            "Unsaved points",
+            f"The points have unsaved changes. Save them before {doing}?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Discard:
+            return True
+        return answer == QMessageBox.StandardButton.Save and self.save()
+
+    def _set_document(self, path: Path | None, name: str | None = None) -> None:
+        """The points now match `path` (or a preset called `name`): they count as saved."""
+        self._path, self._document = path, name
+        self.controller.undo_stack.setClean()
+        if path is not None:
+            preferences.remember_folder(self._app_settings, path)
         self._update_title()
 
-    def load_preset(self, name: str) -> None:
-        self.controller.set_dataset(load_preset(name), f"Preset {name}")
+    def new_points(self) -> bool:
+        if not self.confirm_discard("starting anew"):
+            return False
+        self.controller.set_dataset(Dataset.empty(), "New")
+        self._set_document(None)
+        self.plot.fit_view()
+        return True
+
+    def load_preset(self, name: str) -> bool:
+        title = _PRESET_TITLES.get(name, name)
+        if not self.confirm_discard(f"loading the preset {title}"):
+            return False
+        if not self.controller.set_dataset(load_preset(name), f"Preset {name}"):
+            return False
+        self._set_document(None, name)
         self.plot.fit_view()
         self.statusBar().showMessage(f"Loaded the {name} preset.", 4000)
+        return True
+
+    def clear_points(self) -> bool:
+        """Edit → Clear: remove every point (undoable), after asking if they are unsaved."""
+        if len(self.controller.dataset) == 0:
+            return True
+        if not self.confirm_discard("clearing them"):
+            return False
+        self.controller.clear()
+        return True
 
     def open_file(self, path: str | Path) -> bool:
-        """Load points from a CSV or JSON file; on error show why and keep the current points."""
+        """Load points from a CSV or JSON file on a worker; on error say why and keep the
+        current points."""
         path = Path(path)
-        try:
-            dataset = load_dataset(path)
-            self.controller.set_dataset(dataset, f"Open {path.name}")
-        except (DataFileError, ValueError) as exc:
-            QMessageBox.critical(self, "Cannot open the file", str(exc))
+        if not self.confirm_discard(f"opening {path.name}"):
             return False
-        self._path = path
-        self.controller.undo_stack.setClean()
-        self._remember_folder(path)
+        settings = self.controller.settings
+
+        def load(cancelled: Callable[[], bool]) -> tuple[Dataset, Simulation | None]:
+            dataset = load_dataset(path)
+            if dataset.dimension != 2 or cancelled():
+                return dataset, None
+            # The costly first look at new data, done here rather than on the GUI thread.
+            simulation = Simulation.from_settings(dataset, settings)
+            simulation.margin_report()
+            dataset.conflicting_pairs()
+            return dataset, simulation
+
+        outcome = run_in_background(self, f"Opening {path.name}…", load)
+        loaded = self._finished(outcome, "Cannot open the file", f"Opening {path.name}")
+        if loaded is None:
+            return False
+        dataset, simulation = loaded
+        if simulation is None:
+            QMessageBox.critical(self, "Cannot open the file", f"{path.name}: {_not_2d(dataset)}")
+            return False
+        if not self.controller.load_run(simulation, f"Open {path.name}"):
+            return False
+        self._set_document(path)
         self.plot.fit_view()
-        self._update_title()
         return True
 
     def save_to(self, path: str | Path) -> bool:
-        """Write the points as CSV, atomically; on error say why."""
+        """Write the points as CSV, atomically and on a worker; on error say why."""
         path = Path(path)
-        out = QSaveFile(str(path))
-        if not out.open(QSaveFile.OpenModeFlag.WriteOnly):
-            QMessageBox.critical(self, "Cannot save", f"{path}: {out.errorString()}")
-            return False
-        out.write(self.controller.dataset.to_csv().encode("utf-8"))
-        if not out.commit():
-            QMessageBox.critical(self, "Cannot save", f"{path}: {out.errorString()}")
-            return False
-        self._path = path
-        self.controller.undo_stack.setClean()
-        self._remember_folder(path)
-        self._update_title()
-        self.statusBar().showMessage(
-            f"Saved {len(self.controller.dataset)} points to {path}.", 4000
+        dataset = self.controller.dataset
+        outcome = run_in_background(
+            self,
+            f"Saving {path.name}…",
+            lambda cancelled: write_atomically(path, dataset.to_csv, cancelled),
         )
+        if not outcome.ok:
+            self._finished(outcome, "Cannot save", f"Saving {path.name}")
+            return False
+        self._set_document(path)
+        self.statusBar().showMessage(f"Saved {len(dataset)} points to {path}.", 4000)
         return True
+
+    def _finished(self, outcome: Outcome[T], title: str, doing: str) -> T | None:
+        """The value of finished file work; None (and the user told why) otherwise."""
+        if outcome.cancelled:
+            self.statusBar().showMessage(f"{doing} was cancelled; nothing changed.", 6000)
+            return None
+        error = outcome.error
+        if error is None:
+            return outcome.value
+        if not isinstance(error, DataFileError | ValueError | OSError):
+            report_exception(error)  # a bug, not a bad file: the last resort reports it
+        QMessageBox.critical(self, title, str(error))
+        return None
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -329,13 +438,21 @@ class MainWindow(QMainWindow):
         ExportDialog(self.controller, self).open()
 
     def _folder(self) -> str:
-        if self._app_settings is not None:
-            return str(self._app_settings.value("folder", str(Path.home())))
-        return str(Path.home())
+        return preferences.last_folder(self._app_settings)
 
-    def _remember_folder(self, path: Path) -> None:
-        if self._app_settings is not None:
-            self._app_settings.setValue("folder", str(path.parent))
+    # -- never crash -------------------------------------------------------------------------------
+
+    def install_last_resort(self) -> LastResort:
+        """Route every uncaught exception to one dialog and a crash report (see `safety`)."""
+        if self.last_resort is None:
+            self.last_resort = LastResort(
+                self,
+                folder=data_folder,
+                on_error=self.controller.pause,
+                announce=lambda text: self.statusBar().showMessage(text, 15000),
+            )
+            self.last_resort.install()
+        return self.last_resort
 
     # -- editing -----------------------------------------------------------------------------------
 
@@ -374,21 +491,21 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.controller.pause()
-        if self.controller.undo_stack.isClean() or len(self.controller.dataset) == 0:
-            event.accept()
-            return
-        answer = QMessageBox.question(
-            self,
-            "Unsaved points",
-            "Save the points before closing?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        if answer == QMessageBox.StandardButton.Discard or (
-            answer == QMessageBox.StandardButton.Save and self.save()
-        ):
-            event.accept()
-        else:
+        if not self.confirm_discard("closing"):
             event.ignore()
+            return
+        if self._app_settings is not None:
+            preferences.save_learner(self._app_settings, self.controller.settings)
+            preferences.save_window(self._app_settings, self)
+            self._app_settings.sync()
+        if self.last_resort is not None:
+            self.last_resort.uninstall()
+            self.last_resort = None
+        event.accept()
+
+
+def _not_2d(dataset: Dataset) -> str:
+    return (
+        f"the window shows 2-D data; these points have {dataset.dimension} coordinates "
+        "(the engine and `python main.py export` work in any dimension)"
+    )
