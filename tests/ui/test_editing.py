@@ -391,6 +391,7 @@ def test_a_cancelled_save_leaves_the_old_file(qtbot, tmp_path, window, monkeypat
     seen, timer = _while_busy(qtbot, window, _click_cancel)
     assert not window.save_to(path)
     timer.stop()
+    assert seen["done"]
     gate.set()
     QThreadPool.globalInstance().waitForDone()
     assert path.read_text() == "old contents\n"
