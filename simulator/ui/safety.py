@@ -74,7 +74,7 @@ class LastResort(QObject):
 
     `folder()` gives the folder for crash reports (the autosave's); `on_error()` is called
     first on every error (the window pauses the run and saves the points there);
-    `announce(text)` shows a line in the status bar.
+    `announce(text)` shows a line in the status bar; `clock` measures the quiet period.
     """
 
     def __init__(
@@ -90,7 +90,7 @@ class LastResort(QObject):
         self._folder = folder
         self._on_error = on_error
         self._announce = announce
-        self._clock = clock
+        self.clock = clock
         self._dialog_open = False
         self._quiet_until = -float("inf")
         self._report: Path | None = None
@@ -148,7 +148,7 @@ class LastResort(QObject):
             except Exception as inner:
                 self._write(type(inner), inner, inner.__traceback__)
             self._write(etype, value, tb)
-            now = self._clock()
+            now = self.clock()
             if self._dialog_open or now < self._quiet_until:
                 self._announce(f"Another error ({etype.__name__}: {value}); see {self._report}.")
                 return
@@ -160,7 +160,7 @@ class LastResort(QObject):
             QMessageBox.critical(self._parent, "Something went wrong", self._message(value))
         finally:
             self._dialog_open = False
-            self._quiet_until = self._clock() + QUIET_SECONDS
+            self._quiet_until = self.clock() + QUIET_SECONDS
 
     def _message(self, value: BaseException) -> str:
         where = f"A report was written to {self._report}." if self._report else ""
@@ -174,7 +174,7 @@ class LastResort(QObject):
         self, etype: type[BaseException], value: BaseException, tb: TracebackType | None
     ) -> None:
         """Start a report for a new burst; add to it within the burst (at most a few traces)."""
-        now = self._clock()
+        now = self.clock()
         new_burst = self._report is None or not (self._dialog_open or now < self._quiet_until)
         try:
             if new_burst:
