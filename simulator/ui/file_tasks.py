@@ -132,8 +132,13 @@ def run_in_background(
         loop.exec()
     dialog.canceled.disconnect(cancelled)
     signals.finished.disconnect(finished)
+    shown = dialog.isVisible()
     dialog.close()
     dialog.deleteLater()
+    if shown and parent is not None:
+        # Keys go back to the window at once, as before the dialog (activation is an event).
+        parent.window().activateWindow()
+        loop.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
     return result[0]
 
 

@@ -19,6 +19,7 @@ Never losing work, as a teacher meets it:
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
@@ -45,7 +46,7 @@ from simulator.engine import (
     load_preset,
 )
 from simulator.ui import preferences
-from simulator.ui.autosave import data_folder
+from simulator.ui.autosave import Autosaver, State
 from simulator.ui.controller import SimulationController
 from simulator.ui.file_tasks import Outcome, run_in_background, write_atomically
 from simulator.ui.frame import Frame
@@ -56,6 +57,8 @@ from simulator.ui.safety import LastResort, report_exception
 __all__ = ["SHORTCUTS", "MainWindow"]
 
 T = TypeVar("T")
+SESSION_SUFFIX = ".lab.json"
+RESTORE = QMessageBox.StandardButton.Yes  # the recovery question's "Restore" button
 
 SHORTCUTS = (
     ("Space", "Step: one trial"),
@@ -142,12 +145,19 @@ class MainWindow(QMainWindow):
         elif dataset is not None:
             self.controller.set_dataset(dataset, "Load data")
             self.controller.undo_stack.setClean()
-        self._on_frame(self.controller.frame)
+        c = self.controller
+        self._on_frame(c.frame)
         self.plot.fit_view()
         self._update_title()
         self.plot.setFocus()
         if app_settings is not None:
             preferences.restore_window(app_settings, self)
+        self.autosaver = Autosaver(self._autosave_state, _session_text, parent=self)
+        self.autosaver.failed.connect(self._on_problem)
+        for signal in (c.frame_changed, c.dataset_changed, c.settings_changed):
+            signal.connect(self.autosaver.changed)
+        if len(c.dataset):
+            self.autosaver.changed()
 
     # -- actions and menus ---------------------------------------------------------------------
 
@@ -179,6 +189,15 @@ class MainWindow(QMainWindow):
             "Save &As…", self.save_as_dialog, QKeySequence.StandardKey.SaveAs
         )
         file.addActions([self.new_action, self.open_action, self.save_action, self.save_as_action])
+        file.addSeparator()
+        self.open_session_action = self._action(
+            "Open Sess&ion…", self.open_session_dialog, "Ctrl+Shift+O", name="openSessionAction"
+        )
+        self.save_session_action = self._action(
+            "Save Sessio&n…", self.save_session_dialog, "Ctrl+Alt+S", name="saveSessionAction"
+        )
+        file.addActions([self.open_session_action, self.save_session_action])
+        file.addSeparator()
         presets = file.addMenu("&Presets")
         for name in PRESETS:
             presets.addAction(
@@ -412,6 +431,120 @@ class MainWindow(QMainWindow):
         QMessageBox.critical(self, title, str(error))
         return None
 
+    # -- sessions -------------------------------------------------------------------------------
+
+    def open_session(self, path: str | Path) -> bool:
+        """Restore a session file: its points, settings and the trial it reached (replayed on
+        a worker, so w is bit for bit what it was). False, and a dialog, if it cannot."""
+        path = Path(path)
+        if not self.confirm_discard(f"opening {path.name}"):
+            return False
+        if not self._restore(path, f"Open {path.name}", "Cannot open the session"):
+            return False
+        self._set_document(path)
+        return True
+
+    def save_session(self, path: str | Path) -> bool:
+        """Write points, settings and the trial reached to a session file, atomically."""
+        path = Path(path)
+        state = self._autosave_state()
+        outcome = run_in_background(
+            self,
+            f"Saving {path.name}…",
+            lambda cancelled: write_atomically(path, lambda: _session_text(state), cancelled),
+        )
+        if not outcome.ok:
+            self._finished(outcome, "Cannot save the session", f"Saving {path.name}")
+            return False
+        self._set_document(path)
+        self.statusBar().showMessage(
+            f"Saved the session (trial {state.trial}, {len(state.dataset)} points) to {path}.",
+            4000,
+        )
+        return True
+
+    def open_session_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open session", self._folder(), f"Sessions (*{SESSION_SUFFIX});;All files (*)"
+        )
+        if path:
+            self.open_session(path)
+
+    def save_session_dialog(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save session", self._folder(), f"Sessions (*{SESSION_SUFFIX})"
+        )
+        if not path:
+            return False
+        if not path.endswith(SESSION_SUFFIX):
+            path = path.removesuffix(".json") + SESSION_SUFFIX
+        return self.save_session(path)
+
+    def _restore(self, path: Path, text: str, title: str) -> bool:
+        """Load a session file on a worker, replay it there, and show it (one undo step)."""
+        outcome = run_in_background(self, f"Opening {path.name}…", lambda _: _replayed(path))
+        simulation = self._finished(outcome, title, f"Opening {path.name}")
+        if simulation is None:
+            return False
+        if simulation.dataset.dimension != 2:
+            QMessageBox.critical(self, title, f"{path.name}: {_not_2d(simulation.dataset)}")
+            return False
+        if not self.controller.load_run(simulation, text):
+            return False
+        self.plot.fit_view()
+        return True
+
+    # -- autosave and recovery -------------------------------------------------------------------
+
+    def _autosave_state(self) -> State:
+        c = self.controller
+        return State(c.dataset, c.settings, c.simulation.trials)
+
+    def offer_recovery(self) -> bool:
+        """At start: if the last run did not end cleanly, ask whether to restore its
+        autosave (Restore / Discard). True if it was restored."""
+        leftover = self.autosaver.leftover()
+        if leftover is None:
+            return False
+        when = datetime.fromtimestamp(leftover.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Restore your work?",
+            "Linear Classifier Lab did not close properly last time. Restore the points, "
+            f"the learner's settings and the trial reached, as autosaved at {when}?",
+            RESTORE | QMessageBox.StandardButton.Discard,
+            self,
+        )
+        box.setObjectName("recoveryQuestion")
+        box.button(RESTORE).setText("&Restore")
+        box.setDefaultButton(RESTORE)
+        with self.autosaver.held():  # no new autosave may replace the file meanwhile
+            answer = box.exec()
+            box.deleteLater()
+            if answer == RESTORE:
+                return self.recover()
+            self.autosaver.remove()
+        return False
+
+    def recover(self) -> bool:
+        """Restore the autosave of a run that did not end cleanly, without asking
+        (`python main.py --recover`). The points count as unsaved: they are in no file."""
+        leftover = self.autosaver.leftover()
+        if leftover is None:
+            self.statusBar().showMessage("There is no autosave to recover.", 6000)
+            return False
+        with self.autosaver.held():
+            if self._restore(leftover, "Recover autosave", "Cannot restore the autosave"):
+                self._path, self._document = None, "recovered"
+                self._update_title()
+                self.statusBar().showMessage(f"Restored the autosave {leftover}.", 6000)
+                return True
+            # Unreadable: keep it aside (not lost, not asked about at every start).
+            kept = leftover.with_name(datetime.now().strftime("unreadable-%Y%m%d-%H%M%S.lab.json"))
+            leftover.replace(kept)
+            self.statusBar().showMessage(f"The unreadable autosave was kept as {kept}.", 15000)
+            return False
+
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, "Open points", self._folder(), "Points (*.csv *.json);;All files (*)"
@@ -420,7 +553,12 @@ class MainWindow(QMainWindow):
             self.open_file(path)
 
     def save(self) -> bool:
-        return self.save_to(self._path) if self._path is not None else self.save_as_dialog()
+        """Save to the current file (a session file stays a session), or ask where."""
+        if self._path is None:
+            return self.save_as_dialog()
+        if self._path.name.endswith(SESSION_SUFFIX):
+            return self.save_session(self._path)
+        return self.save_to(self._path)
 
     def save_as_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
@@ -442,13 +580,18 @@ class MainWindow(QMainWindow):
 
     # -- never crash -------------------------------------------------------------------------------
 
+    def _on_internal_error(self) -> None:
+        """First aid on any internal error: stop the run, save the points now."""
+        self.controller.pause()
+        self.autosaver.save()
+
     def install_last_resort(self) -> LastResort:
         """Route every uncaught exception to one dialog and a crash report (see `safety`)."""
         if self.last_resort is None:
             self.last_resort = LastResort(
                 self,
-                folder=data_folder,
-                on_error=self.controller.pause,
+                folder=lambda: self.autosaver.folder,
+                on_error=self._on_internal_error,
                 announce=lambda text: self.statusBar().showMessage(text, 15000),
             )
             self.last_resort.install()
@@ -501,7 +644,24 @@ class MainWindow(QMainWindow):
         if self.last_resort is not None:
             self.last_resort.uninstall()
             self.last_resort = None
+        self.autosaver.release()  # a clean exit leaves no autosave behind
         event.accept()
+
+
+def _session_text(state: State) -> str:
+    from simulator.engine.session import session_to_json
+
+    return session_to_json(state.dataset, state.settings, state.trial)
+
+
+def _replayed(path: Path) -> Simulation:
+    """A session file's run, replayed to its trial, with its theory computed (worker side)."""
+    from simulator.engine.session import load_session
+
+    simulation = load_session(path).simulation()
+    simulation.margin_report()
+    simulation.dataset.conflicting_pairs()
+    return simulation
 
 
 def _not_2d(dataset: Dataset) -> str:
