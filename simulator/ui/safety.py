@@ -163,11 +163,11 @@ class LastResort(QObject):
             self._quiet_until = self.clock() + QUIET_SECONDS
 
     def _message(self, value: BaseException) -> str:
-        where = f"A report was written to {self._report}." if self._report else ""
+        where = f"\n\nReport: {self._report}" if self._report else ""
         return (
             f"An internal error occurred: {type(value).__name__}: {value}\n\n"
-            "Your points are kept and were saved to the autosave; the run is paused. "
-            f"You can go on working. {where}"
+            "Your points are kept (and autosaved beside the report); the run is paused. "
+            f"You can go on working.{where}"
         )
 
     def _write(
