@@ -270,7 +270,7 @@ def test_reset_frees_the_old_history(window):
     c.simulation.run(200_000)
     c.step()  # announces and publishes the long run, as a Run would
     old = weakref.ref(c.simulation)
-    assert old().history_nbytes() > 0
+    assert old().history_nbytes > 0
     c.reset()
     gc.collect()
     assert old() is None and c.simulation.trials == 0
