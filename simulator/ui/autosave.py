@@ -24,12 +24,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+from numpy.typing import NDArray
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 
 from simulator.engine import Dataset, Settings
+from simulator.engine.session import session_to_json
 from simulator.ui.file_tasks import Job, Outcome, write_atomically
 
-__all__ = ["AUTOSAVE_NAME", "DELAY_MS", "Autosaver", "State", "data_folder"]
+__all__ = ["AUTOSAVE_NAME", "DELAY_MS", "Autosaver", "State", "data_folder", "session_text"]
 
 AUTOSAVE_NAME = "autosave.lab.json"
 DELAY_MS = 2000
@@ -47,11 +50,18 @@ def data_folder() -> Path:
 
 @dataclass(frozen=True)
 class State:
-    """What the autosave keeps: immutable, so a worker may serialise it."""
+    """What a session keeps: immutable (`rule_state` is a copy), so a worker may write it.
+    `rule_state` lets a restore check that the replay gave the same weights."""
 
     dataset: Dataset
     settings: Settings
     trial: int
+    rule_state: NDArray[np.float64]
+
+
+def session_text(state: State) -> str:
+    """The session file's text for `state` (engine's format, see `engine.session`)."""
+    return session_to_json(state.dataset, state.settings, state.trial, state=state.rule_state)
 
 
 class Autosaver(QObject):
@@ -63,12 +73,11 @@ class Autosaver(QObject):
     def __init__(
         self,
         state: Callable[[], State],
-        serialize: Callable[[State], str],
         folder: Path | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self._state, self._serialize = state, serialize
+        self._state = state
         self.folder = folder if folder is not None else data_folder()
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -141,8 +150,8 @@ class Autosaver(QObject):
             self.remove()  # nothing to lose; an old file would only offer stale points
             self._written = state
             return
-        path, serialize = self.path, self._serialize
-        job = Job(lambda cancelled: write_atomically(path, lambda: serialize(state)))
+        path = self.path
+        job = Job(lambda cancelled: write_atomically(path, lambda: session_text(state)))
         job.signals.finished.connect(lambda outcome: self._done(job, state, outcome))
         self._writing = job
         job.start()

@@ -45,8 +45,9 @@ from simulator.engine import (
     load_dataset,
     load_preset,
 )
+from simulator.engine.session import load_session
 from simulator.ui import preferences
-from simulator.ui.autosave import Autosaver, State
+from simulator.ui.autosave import Autosaver, State, session_text
 from simulator.ui.controller import SimulationController
 from simulator.ui.file_tasks import Outcome, run_in_background, write_atomically
 from simulator.ui.frame import Frame
@@ -152,7 +153,7 @@ class MainWindow(QMainWindow):
         self.plot.setFocus()
         if app_settings is not None:
             preferences.restore_window(app_settings, self)
-        self.autosaver = Autosaver(self._autosave_state, _session_text, parent=self)
+        self.autosaver = Autosaver(self.session_state, parent=self)
         self.autosaver.failed.connect(self._on_problem)
         for signal in (c.frame_changed, c.dataset_changed, c.settings_changed):
             signal.connect(self.autosaver.changed)
@@ -447,11 +448,11 @@ class MainWindow(QMainWindow):
     def save_session(self, path: str | Path) -> bool:
         """Write points, settings and the trial reached to a session file, atomically."""
         path = Path(path)
-        state = self._autosave_state()
+        state = self.session_state()
         outcome = run_in_background(
             self,
             f"Saving {path.name}…",
-            lambda cancelled: write_atomically(path, lambda: _session_text(state), cancelled),
+            lambda cancelled: write_atomically(path, lambda: session_text(state), cancelled),
         )
         if not outcome.ok:
             self._finished(outcome, "Cannot save the session", f"Saving {path.name}")
@@ -483,22 +484,28 @@ class MainWindow(QMainWindow):
     def _restore(self, path: Path, text: str, title: str) -> bool:
         """Load a session file on a worker, replay it there, and show it (one undo step)."""
         outcome = run_in_background(self, f"Opening {path.name}…", lambda _: _replayed(path))
-        simulation = self._finished(outcome, title, f"Opening {path.name}")
-        if simulation is None:
+        replayed = self._finished(outcome, title, f"Opening {path.name}")
+        if replayed is None:
             return False
+        simulation, note = replayed
         if simulation.dataset.dimension != 2:
             QMessageBox.critical(self, title, f"{path.name}: {_not_2d(simulation.dataset)}")
             return False
         if not self.controller.load_run(simulation, text):
             return False
         self.plot.fit_view()
+        if note is not None:  # the points stay; the class should know w is not the saved one
+            QMessageBox.information(self, "Restored by replaying", f"{path.name}: {note}")
         return True
 
     # -- autosave and recovery -------------------------------------------------------------------
 
-    def _autosave_state(self) -> State:
+    def session_state(self) -> State:
+        """What a session file (and the autosave) keeps of this window, right now."""
         c = self.controller
-        return State(c.dataset, c.settings, c.simulation.trials)
+        state = c.simulation.state
+        state.setflags(write=False)
+        return State(c.dataset, c.settings, c.simulation.trials, state)
 
     def offer_recovery(self) -> bool:
         """At start: if the last run did not end cleanly, ask whether to restore its
@@ -648,20 +655,14 @@ class MainWindow(QMainWindow):
         event.accept()
 
 
-def _session_text(state: State) -> str:
-    from simulator.engine.session import session_to_json
-
-    return session_to_json(state.dataset, state.settings, state.trial)
-
-
-def _replayed(path: Path) -> Simulation:
-    """A session file's run, replayed to its trial, with its theory computed (worker side)."""
-    from simulator.engine.session import load_session
-
-    simulation = load_session(path).simulation()
+def _replayed(path: Path) -> tuple[Simulation, str | None]:
+    """A session file's run replayed to its trial, with its theory computed (worker side),
+    and a line when the replay cannot be the saved run (see `Session.verify`)."""
+    session = load_session(path)
+    simulation = session.simulation()
     simulation.margin_report()
     simulation.dataset.conflicting_pairs()
-    return simulation
+    return simulation, session.verify(simulation)
 
 
 def _not_2d(dataset: Dataset) -> str:

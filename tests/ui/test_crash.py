@@ -6,13 +6,14 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from simulator.engine import Dataset, load_preset
+from simulator.engine.session import load_session
 from simulator.ui import controller as controller_module
+from simulator.ui.autosave import AUTOSAVE_NAME
 from simulator.ui.safety import QUIET_SECONDS
 
 
 @pytest.fixture
-def last_resort(window, tmp_path, monkeypatch):
-    monkeypatch.setenv("LINEAR_LAB_DATA_DIR", str(tmp_path / "data"))
+def last_resort(window):
     now = [0.0]
     handler = window.install_last_resort()
     handler.clock = lambda: now[0]
@@ -73,11 +74,14 @@ def test_tiny_coordinates_raise_nothing(qtbot, window):
     assert window.theory.gamma.text() not in ("", "—")
 
 
-def test_one_dialog_for_a_burst_of_errors_and_a_report(qtbot, window, dialogs, last_resort):
+def test_one_dialog_for_a_burst_of_errors_and_a_report(
+    qtbot, window, dialogs, last_resort, data_folder
+):
     c = window.controller
     c.set_dataset(load_preset("noisy"))
     c.set_speed(1)
     c.run()
+    window.autosaver.timer.stop()  # so only the last resort can write the autosave below
     errors = []
 
     def broken():
@@ -94,8 +98,12 @@ def test_one_dialog_for_a_burst_of_errors_and_a_report(qtbot, window, dialogs, l
     assert "ZeroDivisionError: from a timer" in shown[0][2] and "points are kept" in shown[0][2]
     assert not c.running  # a failing timer does not fail again and again
     assert c.dataset == load_preset("noisy")
+    autosave = data_folder / AUTOSAVE_NAME  # the last resort saved the points
+    assert not window.autosaver.timer.isActive()
+    qtbot.waitUntil(autosave.exists, timeout=10_000)
+    assert load_session(autosave).dataset == load_preset("noisy")
     report = last_resort.report_path
-    assert report is not None and report.parent == last_resort_folder(window)
+    assert report is not None and report.parent == data_folder
     text = report.read_text()
     assert "Traceback" in text and "ZeroDivisionError: from a timer" in text
     assert "PySide6" in text and "NumPy" in text and "Python" in text
@@ -106,13 +114,6 @@ def test_one_dialog_for_a_burst_of_errors_and_a_report(qtbot, window, dialogs, l
     QTimer.singleShot(0, lambda: c.simulation.run(-1))  # a ValueError inside the event loop
     qtbot.waitUntil(lambda: len([d for d in dialogs.shown if d[0] == "critical"]) == 2)
     assert last_resort.report_path != report
-
-
-def last_resort_folder(window):
-    import os
-    from pathlib import Path
-
-    return Path(os.environ["LINEAR_LAB_DATA_DIR"])
 
 
 def test_an_error_in_the_run_pauses_with_one_dialog(qtbot, window, dialogs, last_resort):

@@ -1,0 +1,222 @@
+"""Autosave: within 5 s of a change the window writes autosave.lab.json; a clean exit
+removes it; after an unclean exit the next start offers it back."""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from simulator.engine import Settings, Simulation, load_preset
+from simulator.engine.session import load_session, save_session
+from simulator.ui import MainWindow
+from simulator.ui.autosave import AUTOSAVE_NAME
+from simulator.ui.main_window import RESTORE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def written(qtbot, window):
+    """Write the autosave now, as the timer would, and wait for the worker to finish."""
+    with qtbot.waitSignal(window.autosaver.written, timeout=10_000):
+        window.autosaver.timer.timeout.emit()
+    return load_session(window.autosaver.path)
+
+
+def test_a_change_is_autosaved_within_5_seconds(qtbot, window, data_folder):
+    path = data_folder / AUTOSAVE_NAME
+    assert window.autosaver.path == path and not path.exists()
+    window.controller.add_point(0.5, 0.5, 1)
+    assert window.autosaver.timer.isActive() and window.autosaver.timer.interval() <= 5000
+    qtbot.waitUntil(path.exists, timeout=10_000)  # the real timer, not a faster one
+    assert load_session(path).dataset == window.controller.dataset
+
+
+def test_points_settings_and_the_trial_reached_are_autosaved(qtbot, window):
+    c = window.controller
+    c.set_dataset(load_preset("or"))
+    c.set_settings(Settings(learning_rate=0.5, order="random", seed=4))
+    for _ in range(7):
+        c.step()
+    session = written(qtbot, window)
+    assert session.dataset == load_preset("or") and session.trial == 7
+    assert session.settings == c.settings
+    c.seek(3)  # rewinding is a change too: the trial reached is now 3
+    assert window.autosaver.timer.isActive()
+    assert written(qtbot, window).trial == 3
+
+
+def test_a_run_is_saved_every_few_seconds_not_every_frame(qtbot, window):
+    c = window.controller
+    c.set_dataset(load_preset("noisy"))
+    c.set_speed(1)
+    c.run()
+    timer = window.autosaver.timer
+    remaining = []
+    for _ in range(5):
+        c.advance(1)  # each tick publishes a frame: a change
+        remaining.append(timer.remainingTime())
+    assert timer.isActive() and remaining == sorted(remaining, reverse=True)  # not restarted
+    assert written(qtbot, window).trial == c.simulation.trials
+
+
+def test_nothing_is_written_while_nothing_changes(qtbot, window):
+    window.controller.set_dataset(load_preset("and"))
+    written(qtbot, window)
+    with qtbot.assertNotEmitted(window.autosaver.written, wait=100):
+        window.autosaver.timer.timeout.emit()
+    window.controller.step()
+    assert written(qtbot, window).trial == 1
+
+
+def test_no_points_no_autosave(qtbot, window):
+    c = window.controller
+    c.set_dataset(load_preset("and"))
+    written(qtbot, window)
+    c.clear()
+    window.autosaver.timer.timeout.emit()
+    assert not window.autosaver.path.exists()  # an old file would offer stale points
+
+
+def test_a_clean_exit_removes_the_autosave(qtbot, window, data_folder):
+    window.controller.set_dataset(load_preset("or"))
+    written(qtbot, window)
+    assert (data_folder / AUTOSAVE_NAME).exists()
+    window.close()
+    assert not (data_folder / AUTOSAVE_NAME).exists()
+    after = MainWindow()  # the next start finds nothing to restore
+    qtbot.addWidget(after)
+    assert after.autosaver.path == data_folder / AUTOSAVE_NAME
+    assert after.autosaver.leftover() is None and not after.offer_recovery()
+
+
+def test_two_windows_autosave_to_two_files(qtbot, window, other_window, data_folder):
+    assert other_window.autosaver.path == data_folder / "autosave-2.lab.json"
+    window.controller.set_dataset(load_preset("or"))
+    other_window.controller.set_dataset(load_preset("xor"))
+    assert written(qtbot, window).dataset == load_preset("or")
+    assert written(qtbot, other_window).dataset == load_preset("xor")
+
+
+@pytest.fixture
+def other_window(qtbot, window):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    return win
+
+
+@pytest.fixture
+def leftover(data_folder):
+    """An autosave left by a run that did not end cleanly (its process is gone)."""
+    path = data_folder / AUTOSAVE_NAME
+    save_session(path, load_preset("noisy"), Settings(learning_rate=0.25), 321)
+    return path
+
+
+def test_the_next_start_asks_and_restore_brings_the_work_back(qtbot, dialogs, leftover):
+    dialogs.answer = RESTORE
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert window.offer_recovery()
+    kind, title, text = dialogs.shown[-1]
+    assert (kind, title) == ("question", "Restore your work?") and "trial" in text
+    c = window.controller
+    assert c.dataset == load_preset("noisy") and c.simulation.trials == 321
+    assert c.settings.learning_rate == 0.25
+    reference = Simulation(load_preset("noisy"), learning_rate=0.25)
+    reference.run(321, until_converged=False)
+    assert np.array_equal(reference.weights, c.simulation.weights)
+    assert window.isWindowModified() and window.windowTitle().startswith("recovered")
+
+
+def test_discard_removes_the_leftover(qtbot, dialogs, leftover):
+    dialogs.answer = QMessageBox.StandardButton.Discard
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert not window.offer_recovery()
+    assert not leftover.exists() and len(window.controller.dataset) == 0
+
+
+def test_the_leftover_is_not_overwritten_while_the_question_is_open(
+    qtbot, dialogs, leftover, monkeypatch
+):
+    window = MainWindow(load_preset("or"))  # new data: an autosave is due
+    qtbot.addWidget(window)
+    before = leftover.read_bytes()
+    seen = []
+
+    def while_the_user_reads(box):
+        window.autosaver.timer.timeout.emit()  # the timer fires meanwhile
+        qtbot.wait(50)
+        seen.append(leftover.read_bytes())
+        return RESTORE
+
+    monkeypatch.setattr(QMessageBox, "exec", while_the_user_reads)
+    with qtbot.waitSignal(window.autosaver.written, timeout=10_000):  # the held write follows
+        assert window.offer_recovery()
+        assert seen == [before]  # the file the user was asked about was still there
+    assert window.controller.dataset == load_preset("noisy")
+    assert load_session(leftover).trial == 321
+
+
+def test_an_unreadable_leftover_is_kept_aside(qtbot, dialogs, data_folder):
+    (data_folder / AUTOSAVE_NAME).write_text("{half a file")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert not window.recover()
+    kept = list(data_folder.glob("unreadable-*.lab.json"))
+    assert len(kept) == 1 and kept[0].read_text() == "{half a file"
+    assert window.autosaver.leftover() is None
+    assert dialogs.shown[-1][0] == "critical"
+
+
+_CRASHING_SESSION = textwrap.dedent(
+    """
+    import os, sys
+    from PySide6.QtWidgets import QApplication
+    app = QApplication([])
+    from simulator.engine import Settings, load_preset
+    from simulator.ui import MainWindow
+    window = MainWindow(load_preset("noisy"), Settings(order="random", seed=5))
+    window.show()
+    window.controller.add_point(0.25, -0.5, 1)
+    window.controller.simulation.run(4321, until_converged=False)
+    window.controller.step()
+    done = []
+    window.autosaver.written.connect(done.append)
+    while not done:  # the autosave's own timer fires; nothing here forces it
+        app.processEvents()
+    print(window.controller.simulation.trials, flush=True)
+    os._exit(1)  # a crash: no close, no cleanup
+    """
+)
+
+
+def test_a_crashed_run_is_recovered_with_its_points_and_trial(qtbot, data_folder, dialogs):
+    env = {**os.environ, "LINEAR_LAB_DATA_DIR": str(data_folder), "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [sys.executable, "-c", _CRASHING_SESSION],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stderr
+    trials = int(result.stdout.split()[-1])
+    assert trials == 4322 and (data_folder / AUTOSAVE_NAME).exists()
+
+    window = MainWindow()  # the next start, same folder: the dead process's lock is stale
+    qtbot.addWidget(window)
+    assert window.autosaver.path == data_folder / AUTOSAVE_NAME
+    assert window.recover()  # what `python main.py --recover` does
+    c = window.controller
+    expected = load_preset("noisy").with_point((0.25, -0.5), 1)
+    assert c.dataset == expected and c.simulation.trials == trials
+    reference = Simulation(expected, order="random", seed=5)
+    reference.run(trials, until_converged=False)
+    assert reference.weights.tobytes() == c.simulation.weights.tobytes()
