@@ -373,8 +373,10 @@ class MainWindow(QMainWindow):
 
     def open_file(self, path: str | Path) -> bool:
         """Load points from a CSV or JSON file on a worker; on error say why and keep the
-        current points."""
+        current points. A session file (NAME.lab.json) opens as a session."""
         path = Path(path)
+        if path.name.endswith(SESSION_SUFFIX):
+            return self.open_session(path)
         if not self.confirm_discard(f"opening {path.name}"):
             return False
         settings = self.controller.settings
@@ -554,7 +556,10 @@ class MainWindow(QMainWindow):
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open points", self._folder(), "Points (*.csv *.json);;All files (*)"
+            self,
+            "Open points",
+            self._folder(),
+            f"Points or sessions (*.csv *.json *{SESSION_SUFFIX});;All files (*)",
         )
         if path:
             self.open_file(path)

@@ -183,3 +183,11 @@ def test_a_run_whose_points_were_edited_opens_replayed_and_says_so(
     kind, title, text = dialogs.shown[-1]
     assert (kind, title) == ("information", "Restored by replaying")
     assert "were points edited" in text
+
+
+def test_open_takes_a_session_file_as_a_session(tmp_path, window):
+    path = tmp_path / "s.lab.json"
+    save_session(path, load_preset("or"), Settings(learning_rate=0.5), 3)
+    assert window.open_file(path)
+    assert window.controller.simulation.trials == 3
+    assert window.controller.settings.learning_rate == 0.5
