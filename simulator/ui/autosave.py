@@ -9,7 +9,9 @@ When: the first change starts a single-shot timer of `DELAY_MS`; changes while i
 ride along. So a Run, which changes the trial every frame, is saved every `DELAY_MS`, and
 nothing is written while nothing changes. The file is built and written on a worker thread
 (a million points take seconds to write), atomically through QSaveFile, never two writes
-at once.
+at once. With very large data the wait grows to `COST_FACTOR` times what the last write
+took (a million points: about a minute), so autosaving never takes more than a small
+share of the machine from the class's run.
 
 Two windows: each running window holds a lock (`QLockFile`) on its own file; the first
 takes `autosave.lab.json`, a second one `autosave-2.lab.json`, and so on. A lock whose
@@ -19,6 +21,7 @@ process died is stale and is taken over, so the next start finds the dead run's 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,10 +35,19 @@ from simulator.engine import Dataset, Settings
 from simulator.engine.session import session_to_json
 from simulator.ui.file_tasks import Job, Outcome, write_atomically
 
-__all__ = ["AUTOSAVE_NAME", "DELAY_MS", "Autosaver", "State", "data_folder", "session_text"]
+__all__ = [
+    "AUTOSAVE_NAME",
+    "COST_FACTOR",
+    "DELAY_MS",
+    "Autosaver",
+    "State",
+    "data_folder",
+    "session_text",
+]
 
 AUTOSAVE_NAME = "autosave.lab.json"
 DELAY_MS = 2000
+COST_FACTOR = 10
 _SLOTS = 16
 
 
@@ -75,9 +87,12 @@ class Autosaver(QObject):
         state: Callable[[], State],
         folder: Path | None = None,
         parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(parent)
         self._state = state
+        self.clock = clock  # times each write (on the worker) to space out costly ones
         self.folder = folder if folder is not None else data_folder()
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -150,13 +165,19 @@ class Autosaver(QObject):
             self.remove()  # nothing to lose; an old file would only offer stale points
             self._written = state
             return
-        path = self.path
-        job = Job(lambda cancelled: write_atomically(path, lambda: session_text(state)))
+        path, clock = self.path, self.clock
+
+        def write(cancelled: Callable[[], bool]) -> float:
+            start = clock()
+            write_atomically(path, lambda: session_text(state))
+            return clock() - start
+
+        job = Job(write)
         job.signals.finished.connect(lambda outcome: self._done(job, state, outcome))
         self._writing = job
         job.start()
 
-    def _done(self, job: Job, state: State, outcome: Outcome[None]) -> None:
+    def _done(self, job: Job, state: State, outcome: Outcome[float]) -> None:
         if job is not self._writing:
             return  # removed meanwhile (see `remove`)
         self._writing = None
@@ -167,6 +188,8 @@ class Autosaver(QObject):
         else:
             self._failing = False
             self._written = state
+            cost_ms = 1000 * (outcome.value or 0.0)
+            self.timer.setInterval(max(DELAY_MS, round(COST_FACTOR * cost_ms)))
             self.written.emit(self.path)
         if self._again:
             self._again = False

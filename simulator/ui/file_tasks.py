@@ -17,6 +17,7 @@ checks `cancelled()` before it commits, so a cancelled save leaves the old file 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -85,7 +86,8 @@ class Job(QRunnable):
         except BaseException as exc:  # handed to the GUI thread, which decides what to say
             outcome = Outcome(error=exc)
         self.done.set()
-        self.signals.finished.emit(outcome)
+        with contextlib.suppress(RuntimeError):  # the receiver is gone (the app quit)
+            self.signals.finished.emit(outcome)
 
     def start(self) -> None:
         QThreadPool.globalInstance().start(self)

@@ -220,3 +220,16 @@ def test_a_crashed_run_is_recovered_with_its_points_and_trial(qtbot, data_folder
     reference = Simulation(expected, order="random", seed=5)
     reference.run(trials, until_converged=False)
     assert reference.weights.tobytes() == c.simulation.weights.tobytes()
+
+
+def test_a_costly_write_spaces_out_the_next_ones(qtbot, window):
+    from simulator.ui.autosave import COST_FACTOR, DELAY_MS
+
+    ticks = iter([0.0, 7.5, 10.0, 10.001])  # seconds: a write of 7.5 s, then one of 1 ms
+    window.autosaver.clock = lambda: next(ticks)
+    window.controller.set_dataset(load_preset("or"))
+    written(qtbot, window)
+    assert window.autosaver.timer.interval() == COST_FACTOR * 7500  # 75 s for a 7.5 s write
+    window.controller.step()
+    written(qtbot, window)
+    assert window.autosaver.timer.interval() == DELAY_MS
