@@ -31,7 +31,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 __all__ = ["QUIET_SECONDS", "LastResort", "crash_report_text", "report_exception"]
 
 QUIET_SECONDS = 30.0  # after a dialog, further errors only reach the status bar
-_MAX_TRACEBACKS = 20  # per report: a storm adds a count, not megabytes
+_MAX_TRACEBACKS = 20  # per report: a storm adds a few lines, not megabytes
+_MAX_LINES = 100  # one-line mentions after those; then only the count in the status bar
 
 
 def report_exception(exc: BaseException) -> None:
@@ -150,7 +151,10 @@ class LastResort(QObject):
             self._write(etype, value, tb)
             now = self.clock()
             if self._dialog_open or now < self._quiet_until:
-                self._announce(f"Another error ({etype.__name__}: {value}); see {self._report}.")
+                self._announce(
+                    f"{self.errors} internal errors, the last {etype.__name__}: {value}; "
+                    f"see {self._report}."
+                )
                 return
             self._dialog_open = True
         finally:
@@ -186,10 +190,12 @@ class LastResort(QObject):
                 self._report.write_text(crash_report_text(etype, value, tb), encoding="utf-8")
             elif self._report is not None:
                 self._in_report += 1
+                if self._in_report > _MAX_TRACEBACKS + _MAX_LINES:
+                    return
                 with self._report.open("a", encoding="utf-8") as out:
                     if self._in_report <= _MAX_TRACEBACKS:
                         out.write("\n---\n" + "".join(traceback.format_exception(etype, value, tb)))
                     else:
-                        out.write(f"\n--- and another {etype.__name__}: {value}\n")
+                        out.write(f"--- and another {etype.__name__}: {value}\n")
         except OSError:
             self._report = None  # nowhere to write: the dialog still tells what happened
