@@ -16,6 +16,9 @@ Decisions a teacher will notice, written down here:
   seconds, so the window always answers within a frame, and Pause is immediate.
   Below 60 trials/s one trial runs per tick; above, as many as the speed asks for
   (measured with `clock`). `advance(n)` runs n ticks at once: tests drive time with it.
+- A Run stops where w is found to cycle (non-separable data in cyclic order: w at the
+  start of an epoch repeats one P epochs earlier) and says that it will never converge;
+  Step and Next mistake still go on through the cycle.
 - Nothing that fails reaches Qt. New data are applied (simulation and frame built) before
   the undo command is pushed, so a failure leaves the points as they were and nothing on
   the stack; an undo or redo that fails drops its command. A failure inside a timer tick
@@ -36,11 +39,21 @@ from simulator.engine import Dataset, Settings, Simulation
 from simulator.ui.frame import Frame, build_frame
 from simulator.ui.safety import report_exception
 
-__all__ = ["SimulationController"]
+__all__ = ["SimulationController", "cycle_text"]
 
 TICK_BUDGET = 0.008  # seconds of engine work per timer tick
 FRAME_INTERVAL_MS = 16
 NEXT_MISTAKE_EPOCHS = 1000  # give up looking for a mistake after this many epochs
+
+
+def cycle_text(sim: Simulation) -> str:
+    """What a found cycle means, in one line (a Run stops there)."""
+    period = sim.cycle_period
+    epochs = "1 epoch" if period == 1 else f"{period} epochs"
+    return (
+        f"w cycles with period {epochs} (found at trial {sim.cycle_found_at}): "
+        f"{sim.rule.title} will never converge on these points."
+    )
 
 
 def _not_2d(dataset: Dataset) -> str:
@@ -118,7 +131,7 @@ class SimulationController(QObject):
         self._carry = 0.0
         self._last_tick = 0.0
         self._generation = 0  # counts simulations; never hold an old one (its history)
-        self._announced: tuple[int, int | None, int | None] | None = None
+        self._announced: tuple[int, int | None, int | None, int | None] | None = None
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._on_tick)
 
@@ -310,6 +323,9 @@ class SimulationController(QObject):
         if self._simulation.diverged:
             self.message.emit("Diverged: press Reset (or change a setting) to start again.")
             return
+        if self._simulation.cycle_found_at is not None:
+            self.message.emit(cycle_text(self._simulation) + " Step or Next mistake go on.")
+            return
         self._start("run", 0)
 
     def pause(self) -> None:
@@ -428,13 +444,14 @@ class SimulationController(QObject):
                 self._carry -= count
             if count:
                 sim.run(count, budget_seconds=budget)
-            return sim.converged or sim.diverged
+            return sim.converged or sim.diverged or sim.cycle_found_at is not None
         if goal == "mistake":
             mistakes = sim.mistakes
             sim.run(
                 self._goal_target - sim.trials,
                 stop_on_mistake=True,
-                until_converged=True,
+                # Past a cycle the run repeats itself, mistakes too: go on to the next one.
+                until_converged=sim.cycle_found_at is None,
                 budget_seconds=budget,
             )
             found = sim.mistakes > mistakes
@@ -455,7 +472,7 @@ class SimulationController(QObject):
     def _announce(self) -> None:
         """Announce a divergence or convergence once, when it is new."""
         sim = self._simulation
-        events = (self._generation, sim.converged_at, sim.diverged_at)
+        events = (self._generation, sim.converged_at, sim.diverged_at, sim.cycle_found_at)
         if events == self._announced:
             return
         self._announced = events
@@ -463,6 +480,8 @@ class SimulationController(QObject):
             self.problem.emit(sim.divergence_reason or "The run diverged.")
         elif sim.converged_at is not None:
             self.message.emit(f"Converged at trial {sim.converged_at}.")
+        elif sim.cycle_found_at is not None:
+            self.problem.emit(cycle_text(sim))
 
     def _publish(self) -> None:
         try:
