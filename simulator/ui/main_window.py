@@ -225,9 +225,15 @@ class MainWindow(QMainWindow):
         view = bar.addMenu("&View")
         plot = self.plot
         self.separator_action = self._action(
-            "Optimal separator and &margin", plot.set_show_separator, "M", checkable=True
+            "Optimal separator and &margin",
+            plot.set_show_separator,
+            "M",
+            checkable=True,
+            name="separatorAction",  # named toggles are remembered between runs
         )
-        self.radius_action = self._action("&Radius R", plot.set_show_radius, "R", checkable=True)
+        self.radius_action = self._action(
+            "&Radius R", plot.set_show_radius, "R", checkable=True, name="radiusAction"
+        )
         self.shading_action = self._action(
             "Region &shading (sign of the score)",
             plot.set_show_shading,

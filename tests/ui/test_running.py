@@ -274,3 +274,31 @@ def test_reset_frees_the_old_history(window):
     c.reset()
     gc.collect()
     assert old() is None and c.simulation.trials == 0
+
+
+def test_run_on_xor_stops_where_w_cycles_and_says_it_never_converges(qtbot, window):
+    c = window.controller
+    c.set_dataset(load_preset("xor"))
+    with qtbot.waitSignal(c.problem) as told:
+        c.run()
+        finish(c)
+    sim = c.simulation
+    period, found = sim.cycle_period, sim.cycle_found_at
+    assert period is not None and found is not None and sim.trials == found
+    assert not sim.converged and sim.trials < 1000  # not 197,936 mistakes and counting
+    epochs = "1 epoch" if period == 1 else f"{period} epochs"
+    assert f"w cycles with period {epochs}" in told.args[0]
+    assert "never converge" in told.args[0]
+    assert "never converge" in window.theory.status.text()
+    # By hand: w at the start of epoch e + P is w at the start of epoch e.
+    n = len(c.dataset)
+    assert sim.trials % n == 0
+    earlier = sim.trial(sim.trials - period * n + 1).weights_before
+    assert tuple(sim.weights.tolist()) == earlier
+    with qtbot.waitSignal(c.message) as again:
+        c.run()  # a second Run says so at once instead of spinning
+    assert "never converge" in again.args[0] and not c.running
+    mistakes = sim.mistakes
+    c.next_mistake()  # the cycle goes on, mistakes included
+    finish(c)
+    assert sim.mistakes == mistakes + 1 and sim.trial(sim.trials).mistake

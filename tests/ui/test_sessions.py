@@ -120,40 +120,41 @@ def test_a_session_cannot_be_saved_into_a_missing_folder(tmp_path, window, dialo
 
 def test_settings_toggles_geometry_and_folder_persist_between_runs(qtbot, tmp_path):
     from PySide6.QtCore import QSettings
-    from PySide6.QtGui import QAction
 
     store = QSettings(str(tmp_path / "lab.ini"), QSettings.Format.IniFormat)
 
-    def start():
-        win = MainWindow(app_settings=store)
+    def start(**kwargs):
+        win = MainWindow(app_settings=store, **kwargs)
         qtbot.addWidget(win)
-        toggle = QAction("A toggle", win, checkable=True, objectName="someToggleAction")
-        toggled = []
-        toggle.toggled.connect(toggled.append)
-        win.addAction(toggle)
-        preferences.restore_window(store, win)  # as the constructor does for its own toggles
-        return win, toggle, toggled
+        return win
 
-    first, toggle, _ = start()
+    first = start()
+    assert not first.shading_action.isChecked() and first.numbers_action.isChecked()
     first.controls.algorithm.setCurrentIndex(first.controls.algorithm.findData("adaline"))
     first.controls.rate.setValue(0.0125)
-    toggle.setChecked(True)
+    first.shading_action.trigger()  # View toggles, as a click in the menu would
+    first.separator_action.trigger()
+    first.numbers_action.trigger()
     first.resize(640, 480)  # inside the offscreen screen (800 x 800)
     assert first.save_to(tmp_path / "points.csv")
     first.close()
 
-    second, toggle, toggled = start()
+    second = start()
     assert second.controller.settings.algorithm == "adaline"
     assert second.controller.settings.learning_rate == 0.0125
     assert second.controls.algorithm.currentData() == "adaline"
-    assert toggle.isChecked() and toggled == [True]  # restored through its slot
+    assert second.shading_action.isChecked() and second.separator_action.isChecked()
+    assert not second.numbers_action.isChecked()
+    second.controller.set_dataset(load_preset("or"))
+    texts = second.plot.legend_texts()  # the toggles reached the plot through their slots
+    assert "s > 0: predicts +1" in texts and "optimal separator u*" in texts
+    assert len(second.plot.numbered_points()) == 0
     assert (second.width(), second.height()) == (640, 480)
     assert preferences.last_folder(store) == str(tmp_path)  # where the file dialogs start
     second.close()
 
     # Explicit settings (from the command line) win over the remembered ones.
-    third = MainWindow(settings=Settings(algorithm="winnow"), app_settings=store)
-    qtbot.addWidget(third)
+    third = start(settings=Settings(algorithm="winnow"))
     assert third.controller.settings.algorithm == "winnow"
 
 
