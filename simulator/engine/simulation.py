@@ -274,6 +274,10 @@ class Simulation:
         X.setflags(write=False)  # without bias or preprocessing, the dataset's own points
         self._X = X
         self._largest = max(float(X.max()), -float(X.min())) if X.size else 0.0
+        # The report of the data before an edit warm-starts the next one (same answer).
+        self._previous_report: MarginReport | None = getattr(
+            self, "_margin_report", None
+        ) or getattr(self, "_previous_report", None)
         self._margin_report: MarginReport | None = None
         self._adaline_report: AdalineReport | None = None
 
@@ -485,7 +489,9 @@ class Simulation:
     def margin_report(self) -> MarginReport:
         """R, γ*, R²/γ*² and the optimal separator of the current data (cached)."""
         if self._margin_report is None:
-            self._margin_report = margin_report_for(self._X, self._dataset.labels)
+            self._margin_report = margin_report_for(
+                self._X, self._dataset.labels, self._previous_report
+            )
         return self._margin_report
 
     def adaline_report(self) -> AdalineReport:

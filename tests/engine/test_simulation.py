@@ -568,3 +568,16 @@ def test_a_winnow_weight_that_would_underflow_stops_the_run():
     assert "try Balanced Winnow" in sim.divergence_reason
     trial = sim.trial(53_060)
     assert trial.mistake and not trial.updated
+
+
+def test_an_edit_reuses_the_previous_margin_report_and_gets_the_same_answer():
+    ds = load_preset("separable")
+    sim = Simulation(ds)
+    sim.margin_report()
+    for edited in (
+        ds.with_point((0.9, 0.9), 1),
+        ds.moved(3, (0.0, 0.05)),
+        ds.without([0, 1]),
+    ):
+        sim.replace_dataset(edited)
+        assert sim.margin_report() == margin_report(edited)
