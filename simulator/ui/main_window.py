@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -45,7 +46,7 @@ from simulator.engine import (
     load_dataset,
     load_preset,
 )
-from simulator.engine.session import load_session
+from simulator.engine.session import Session, load_session
 from simulator.ui import preferences
 from simulator.ui.autosave import Autosaver, State, session_text
 from simulator.ui.controller import SimulationController
@@ -500,13 +501,18 @@ class MainWindow(QMainWindow):
 
     # -- sessions -------------------------------------------------------------------------------
 
-    def open_session(self, path: str | Path) -> bool:
+    def open_session(self, path: str | Path, *, session: Session | None = None) -> bool:
         """Restore a session file: its points, settings and the trial it reached (replayed on
-        a worker, so w is bit for bit what it was). False, and a dialog, if it cannot."""
+        a worker, so w is bit for bit what it was). False, and a dialog, if it cannot.
+        `session`: the file's content, already read (by the command line)."""
         path = Path(path)
         if not self.confirm_discard(f"opening {path.name}"):
             return False
-        if not self._restore(path, f"Open {path.name}", "Cannot open the session"):
+
+        def load() -> Session:
+            return session if session is not None else load_session(path)
+
+        if not self._restore(load, path, f"Open {path.name}", "Cannot open the session"):
             return False
         self._set_document(path)
         return True
@@ -547,9 +553,9 @@ class MainWindow(QMainWindow):
             path = path.removesuffix(".json") + SESSION_SUFFIX
         return self.save_session(path)
 
-    def _restore(self, path: Path, text: str, title: str) -> bool:
-        """Load a session file on a worker, replay it there, and show it (one undo step)."""
-        outcome = run_in_background(self, f"Opening {path.name}…", lambda _: _replayed(path))
+    def _restore(self, load: Callable[[], Session], path: Path, text: str, title: str) -> bool:
+        """Load a session on a worker, replay it there, and show it (one undo step)."""
+        outcome = run_in_background(self, f"Opening {path.name}…", lambda _: _replayed(load()))
         replayed = self._finished(outcome, title, f"Opening {path.name}")
         if replayed is None:
             return False
@@ -607,7 +613,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("There is no autosave to recover.", 6000)
             return False
         with self.autosaver.held():
-            if self._restore(leftover, "Recover autosave", "Cannot restore the autosave"):
+            load = partial(load_session, leftover)
+            if self._restore(load, leftover, "Recover autosave", "Cannot restore the autosave"):
                 self._path, self._document = None, "recovered"
                 self._update_title()
                 self.statusBar().showMessage(f"Restored the autosave {leftover}.", 6000)
@@ -727,10 +734,9 @@ class MainWindow(QMainWindow):
         event.accept()
 
 
-def _replayed(path: Path) -> tuple[Simulation, str | None]:
-    """A session file's run replayed to its trial, with its theory computed (worker side),
-    and a line when the replay cannot be the saved run (see `Session.verify`)."""
-    session = load_session(path)
+def _replayed(session: Session) -> tuple[Simulation, str | None]:
+    """A session's run replayed to its trial, with its theory computed (worker side), and
+    a line when the replay cannot be the saved run (see `Session.verify`)."""
     simulation = session.simulation()
     simulation.margin_report()
     simulation.dataset.conflicting_pairs()

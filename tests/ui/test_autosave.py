@@ -233,3 +233,77 @@ def test_a_costly_write_spaces_out_the_next_ones(qtbot, window):
     window.controller.step()
     written(qtbot, window)
     assert window.autosaver.timer.interval() == DELAY_MS
+
+
+@pytest.fixture
+def started(qtbot, tmp_path, monkeypatch):
+    """`python main.py ARGS` in this process: QApplication.exec waits until `ready(window)`,
+    hands the window to `look(window)`, closes it (a clean exit) and returns; QSettings are
+    kept in tmp_path, not in the user's home."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from simulator.cli import main
+
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path))
+
+    def start(argv, ready, look=lambda window: None):
+        seen = []
+
+        def exec_(app):
+            # The app's window: the one whose errors go to the last resort.
+            (window,) = [
+                w
+                for w in app.topLevelWidgets()
+                if isinstance(w, MainWindow) and w.last_resort is not None
+            ]
+            qtbot.waitUntil(lambda: ready(window), timeout=10_000)
+            seen.append(look(window))
+            window.controller.undo_stack.setClean()
+            window.close()
+            assert window.last_resort is None  # uninstalled at a clean exit
+            return 0
+
+        monkeypatch.setattr(QApplication, "exec", exec_)
+        assert main(argv) == 0
+        return seen[0]
+
+    return start
+
+
+def test_main_recover_restores_the_autosave_without_asking(started, leftover, dialogs):
+    dataset = started(
+        ["--recover"],
+        lambda w: w.controller.simulation.trials == 321,
+        lambda w: w.controller.dataset,
+    )
+    assert dataset == load_preset("noisy") and dialogs.shown == []
+
+
+def test_main_asks_about_a_leftover_autosave(started, leftover, dialogs):
+    dialogs.answer = QMessageBox.StandardButton.Discard
+    points = started([], lambda w: not leftover.exists(), lambda w: len(w.controller.dataset))
+    assert [d[1] for d in dialogs.shown] == ["Restore your work?"] and points == 0
+
+
+def test_main_session_opens_the_file(started, tmp_path):
+    path = tmp_path / "lecture.lab.json"
+    save_session(path, load_preset("or"), Settings(algorithm="winnow"), 6)
+    trials, algorithm = started(
+        ["--session", str(path)],
+        lambda w: w.windowTitle().startswith("lecture.lab.json"),
+        lambda w: (w.controller.simulation.trials, w.controller.settings.algorithm),
+    )
+    assert (trials, algorithm) == (6, "winnow")
+
+
+def test_main_without_learner_options_starts_with_the_remembered_ones(started):
+    def settings(window):
+        return window.controller.settings
+
+    first = started(["--algorithm", "adaline", "--eta", "0.02"], lambda w: True, settings)
+    assert first.learning_rate == 0.02
+    second = started([], lambda w: True, settings)
+    assert (second.algorithm, second.learning_rate) == ("adaline", 0.02)
+    third = started(["--algorithm", "winnow"], lambda w: True, settings)
+    assert third.algorithm == "winnow"  # options given win

@@ -192,3 +192,29 @@ def test_open_takes_a_session_file_as_a_session(tmp_path, window):
     assert window.open_file(path)
     assert window.controller.simulation.trials == 3
     assert window.controller.settings.learning_rate == 0.5
+
+
+def test_the_command_line_reads_a_session_and_checks_it(tmp_path, capsys):
+    from simulator.cli import parse
+
+    path = tmp_path / "s.lab.json"
+    save_session(path, load_preset("or"), Settings(algorithm="winnow"), 6)
+    command = parse(["--session", str(path)])
+    assert command.session_file == path and command.session == load_session(path)
+    assert parse(["--recover"]).recover
+
+    broken = tmp_path / "broken.lab.json"
+    broken.write_text("{}")
+    three = tmp_path / "three.lab.json"
+    save_session(three, Dataset([[0.0, 1.0, 2.0]], [1]), Settings(), 0)
+    for argv, reason in (
+        (["--session", str(broken)], "--session: broken.lab.json: not a session file"),
+        (["--session", str(tmp_path / "missing.lab.json")], "--session:"),
+        (["--session", str(three)], "has 3 coordinates"),
+        (["--session", str(path), "--dataset", "or"], "give --session or --dataset"),
+        (["--recover", "--session", str(path)], "--recover restores the autosave"),
+    ):
+        with pytest.raises(SystemExit) as exited:
+            parse(argv)
+        err = capsys.readouterr().err
+        assert exited.value.code == 2 and reason in err and err.count("\n") == 1, err
