@@ -267,7 +267,7 @@ def test_reset_frees_the_old_history(window):
 
     c = window.controller
     c.set_dataset(load_preset("noisy"))
-    c.simulation.run(200_000)
+    c.simulation.run(20_000)
     c.step()  # announces and publishes the long run, as a Run would
     old = weakref.ref(c.simulation)
     assert old().history_nbytes > 0
