@@ -32,6 +32,7 @@ from simulator.engine import (
     load_dataset,
     load_preset,
 )
+from simulator.engine.session import Session, load_session
 from simulator.export.checks import (
     MP4_INSTALL_HINT,
     CannotWrite,
@@ -234,6 +235,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="save a screenshot of the window after it is painted, then quit",
     )
     window.add_argument(
+        "--session",
+        type=Path,
+        metavar="FILE",
+        help="open a session file (NAME.lab.json): its points, settings and trial reached",
+    )
+    window.add_argument(
+        "--recover",
+        action="store_true",
+        help="restore the autosave of a run that did not end cleanly, without asking",
+    )
+    window.add_argument(
         "--screenshot-delay",
         type=_seconds,
         default=1.0,
@@ -332,6 +344,9 @@ class Command:
     quiet: bool = False
     screenshot: Path | None = None
     screenshot_delay: float = 1.0
+    session_file: Path | None = None  # --session: the file, and what it holds
+    session: Session | None = None
+    recover: bool = False
 
 
 def resolve_dataset(spec: str) -> Dataset:
@@ -437,6 +452,7 @@ def parse(argv: Sequence[str] | None = None) -> Command:
             raise UsageError(
                 f"the window shows 2-D data; {options.dataset} has {dataset.dimension} coordinates"
             )
+        session = _session(options)
     except CannotWrite as exc:
         parser.exit(1, f"{prog}: error: {exc}\n")
     except (UsageError, ValueError) as exc:
@@ -446,7 +462,30 @@ def parse(argv: Sequence[str] | None = None) -> Command:
         settings,
         screenshot=options.screenshot,
         screenshot_delay=options.screenshot_delay,
+        session_file=options.session,
+        session=session,
+        recover=options.recover,
     )
+
+
+def _session(options: argparse.Namespace) -> Session | None:
+    """--session FILE read and checked (its settings are the run's), --recover alone."""
+    if options.recover and (options.session or options.dataset):
+        raise UsageError("--recover restores the autosave; give it without --session or --dataset")
+    if options.session is None:
+        return None
+    if options.dataset:
+        raise UsageError("--session brings its own points; give --session or --dataset")
+    try:
+        session = load_session(options.session)
+    except DataFileError as exc:
+        raise UsageError(f"--session: {exc}") from None
+    if session.dataset.dimension != 2:
+        raise UsageError(
+            f"the window shows 2-D data; {options.session} has "
+            f"{session.dataset.dimension} coordinates"
+        )
+    return session
 
 
 def display_problem(environ: Mapping[str, str], platform: str) -> str | None:
@@ -498,4 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.settings,
         screenshot=command.screenshot,
         screenshot_delay=command.screenshot_delay,
+        session_file=command.session_file,
+        session=command.session,
+        recover=command.recover,
     )
