@@ -6,10 +6,10 @@ new points to the last one (no full redraw per trial); a rewind cuts the curve b
 run (or a replaced past) clears it. Past `GrowingCurve.budget` vertices it draws every
 s-th point (s doubling): a chart is a few hundred pixels wide, and Qt strokes a 2-pixel
 line at about 0.5 µs a vertex, so a run of 10⁶ mistakes stays about 1000 vertices; the
-exact latest steps are drawn by a small "tip". The axes move in round steps, and only
-when the data leave them or shrink to a third of them (a rewind), so that their ticks and
-labels (cached as pixmaps) are redrawn now and then, not every frame. A hidden chart does
-nothing until shown.
+exact latest steps are drawn by a small "tip". The axes move in round steps, as a
+function of the data alone, so that their ticks and labels (cached as pixmaps) are
+redrawn now and then, not every frame, and a picture does not depend on the frames
+before it. A hidden chart does nothing until shown.
 
 - `MistakesChart` (`mistakesChart`): k against the trial, a step up at every mistake, with
   the mistake bound that applies (`frame.mistake_bound`, when finite) as a horizontal line.
@@ -424,17 +424,13 @@ class Chart(pg.PlotWidget):
             self.paint_frame(self._frame)
 
     def set_axes(self, x: tuple[float, float], y: tuple[float, float]) -> None:
-        """Show at least this data range (while following). The axes move in round steps
-        and only when the data leave them or fill less than a third of them, so that their
-        ticks and grid (cached) are redrawn now and then, not every frame."""
+        """Show at least this data range (while following), widened to round steps: the
+        axes change only when the data cross a step, so that their ticks (cached) are
+        redrawn now and then, not every frame; and they depend on the data alone, not on
+        which frames came before (an export every mistake shows what one every trial does)."""
         if not self.follow:
             return
-        shown = self._shown
-        wanted = (_span(*x), _span(*y))
-        if shown is None or any(
-            not _fits(inner, outer) for inner, outer in zip(wanted, shown, strict=True)
-        ):
-            shown = (_nice(*x), _nice(*y))
+        shown = (_nice(*x), _nice(*y))
         if shown != self._shown:
             self._shown = shown
             self.view_box.setRange(
@@ -533,24 +529,15 @@ def _span(low: float, high: float) -> tuple[float, float]:
     return (low, high)
 
 
-def _fits(inner: tuple[float, float], outer: tuple[float, float]) -> bool:
-    """Whether `outer` holds `inner` and is not more than three times as wide."""
-    return (
-        outer[0] <= inner[0]
-        and inner[1] <= outer[1]
-        and (inner[1] - inner[0]) * 3 >= outer[1] - outer[0]
-    )
-
-
 def _nice(low: float, high: float) -> tuple[float, float]:
-    """`low…high` widened to multiples of a round step (1, 2 or 5 × 10ᵉ, about a fifth of
-    the span), with room to grow by a quarter at the top before it must change."""
+    """`low…high` widened to multiples of a round step (1, 2 or 5 × 10ᵉ, about a quarter of
+    the span), with a tenth of the span to spare at the top."""
     low, high = _span(low, high)
-    high += (high - low) * 0.25
-    raw = (high - low) / 5
+    span = high - low
+    raw = span / 4
     scale = 10.0 ** math.floor(math.log10(raw))
     step = next(r * scale for r in (1.0, 2.0, 5.0, 10.0) if r * scale >= raw)
-    return (math.floor(low / step) * step, math.ceil(high / step) * step)
+    return (math.floor(low / step) * step, math.ceil((high + 0.1 * span) / step) * step)
 
 
 def _bound_line(colour: QColor, angle: float = 0.0, position: float = 0.03) -> pg.InfiniteLine:

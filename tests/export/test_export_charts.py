@@ -54,32 +54,25 @@ def test_the_renderer_draws_the_windows_charts_pixel_for_pixel(qapp):
 
 def test_export_charts_from_the_command_line(tmp_path):
     result = export(
-        "--dataset", "separable", "--trials", 30, "--charts", "--out", tmp_path,
+        "--dataset", "separable", "--trials", 12, "--charts", "--out", tmp_path,
         "--size", "640x360", "--quiet",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     paths = frames(tmp_path)
-    assert len(paths) == 31
-    last = pixels(paths[-1])
+    assert len(paths) == 13
     left = round((1 - CHARTS_SHARE) * SIZE[0])
-    charts = last[80:, left + 8 :]
-    assert np.count_nonzero(np.any(charts != 255, axis=2)) > 5000
-    plain = export(
-        "--dataset", "separable", "--trials", 30, "--out", tmp_path / "plain",
-        "--size", "640x360", "--quiet",
-    )  # fmt: skip
-    assert plain.returncode == 0, plain.stderr
-    assert not np.array_equal(pixels(frames(tmp_path / "plain")[-1])[80:, left:], charts)
+    charts = pixels(paths[-1])[80:, left + 8 :]
+    assert np.count_nonzero(np.any(charts != 255, axis=2)) > 5000  # the charts are drawn
 
 
 def test_every_mistake_draws_the_same_charts_as_every_trial(tmp_path):
     """The charts draw what is new since the frame before, whatever was skipped."""
-    common = ("--dataset", "separable", "--trials", 60, "--charts", "--size", "640x360")
+    common = ("--dataset", "separable", "--trials", 30, "--charts", "--size", "640x360")
     every_trial = export(*common, "--out", tmp_path / "trial", "--quiet")
     every_mistake = export(*common, "--every", "mistake", "--out", tmp_path / "mistake")
     assert every_trial.returncode == every_mistake.returncode == 0, every_mistake.stderr
     sim = Simulation(load_preset("separable"))
-    sim.run(60, until_converged=False)
+    sim.run(30, until_converged=False)
     last_mistake = int(sim.mistake_trials()[-1])
     taken = frames(tmp_path / "mistake")
     assert len(taken) == 1 + len(sim.mistake_trials())
