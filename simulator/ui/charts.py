@@ -71,7 +71,7 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
-FOLLOW_BUDGET = 2048  # mistakes replayed per paint (~30 ms): a long history never freezes
+FOLLOW_BUDGET = 256  # mistakes replayed per paint (~10 ms): a long history never freezes
 FOLLOW_BATCH = 512  # during a fast run, new mistakes followed in batches of this many...
 FOLLOW_EVERY = 0.25  # ...or after this many seconds, whichever comes first
 Points = Callable[[int, int, int], tuple[FloatArray, FloatArray]]
@@ -193,7 +193,6 @@ class GrowingCurve:
         if last is None or (last.start >= count and len(self.chunks) == 1 and count == 0):
             self.clear()
             return
-        last.item.setCacheMode(QGraphicsItem.CacheMode.NoCache)  # it grows again
         x, y = points(last.start, count, self.stride)
         last.x = np.concatenate([last.x[: last.seed], x])
         last.y = np.concatenate([last.y[: last.seed], y])
@@ -209,8 +208,6 @@ class GrowingCurve:
             x, y = np.array([self.origin[0]]), np.array([self.origin[1]])
         else:
             x, y = np.zeros(0), np.zeros(0)
-        if self.chunks:  # the previous chunk is full and will not change: paint it once
-            self.chunks[-1].item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         item = pg.PlotCurveItem(pen=self.pen, name=self.name if not self.chunks else None)
         self.plot.addItem(item)
         chunk = _Chunk(item, start, x, y, len(x))
@@ -290,6 +287,7 @@ class Chart(pg.PlotWidget):
         self._followed_key: tuple[object, ...] = ()
         self._running = False
         self.follow_budget: int | None = FOLLOW_BUDGET  # None: all at once (export)
+        self.needs_weights = True  # False: only the proof (no replay where it does not apply)
         self.clock: Callable[[], float] = time.monotonic  # tests drive time with their own
         self._followed_at = -math.inf
         self._trials_followed = 0
@@ -350,7 +348,7 @@ class Chart(pg.PlotWidget):
             and now - self._followed_at < FOLLOW_EVERY
         ):
             return previous
-        followed = trace.followed(self.follow_budget)
+        followed = trace.followed(self.follow_budget, weights=self.needs_weights)
         self._followed, self._followed_key, self._followed_at = followed, key, now
         self._trials_followed = trace.trials
         if not followed.complete and not self._catching_up:
@@ -558,11 +556,21 @@ def in_view(bound: float | None, shown: float) -> bool:
     return bound is not None and math.isfinite(bound) and 0 < bound <= max(40.0, 10.0 * shown)
 
 
+TIP_STEPS = 64  # source points a tip draws at most (the last always among them)
+
+
 def _tip(
     after: int, count: int, points: Points, lead: tuple[float, float], end: tuple[float, float]
 ) -> tuple[FloatArray, FloatArray]:
-    """From `lead` (the last point drawn) through source points after…count−1 to `end`."""
-    x, y = points(after, count, 1) if after < count else (np.zeros(0), np.zeros(0))
+    """From `lead` (the last point drawn) through source points after…count−1 to `end`:
+    each of them while they are few, else `TIP_STEPS` of them and the last."""
+    x, y = np.zeros(0), np.zeros(0)
+    if after < count:
+        step = max(1, -(-(count - after) // TIP_STEPS))
+        x, y = points(after, count, step)
+        if (count - 1 - after) % step:
+            last_x, last_y = points(count - 1, count, 1)
+            x, y = np.concatenate([x, last_x]), np.concatenate([y, last_y])
     return (
         np.concatenate([[lead[0]], x, [end[0]]]),
         np.concatenate([[lead[1]], y, [end[1]]]),
@@ -604,6 +612,7 @@ class MistakesChart(Chart):
         last = self.curve.last_point
         lead = (float(times[last]), float(last + 1)) if last >= 0 else (0.0, 0.0)
         self.tip.setData(*_tip(last + 1, m, points, lead, (float(trace.trials), float(m))))
+        self.tip.setPen(self.curve.pen)
         bound = frame.mistake_bound
         finite = bound is not None and math.isfinite(bound)
         self.bound_line.setVisible(finite)
@@ -655,6 +664,7 @@ class ProofChart(Chart):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("proofChart", parent)
+        self.needs_weights = False
         item = self.getPlotItem()
         self.set_labels("mistakes k", "")
         self.along = GrowingCurve(item, BLUE, 2.5, name=A_NAME)
@@ -910,7 +920,7 @@ class LossChart(Chart):
             for j in range(n):
                 name = "w" + str(j + first).translate(_SUBSCRIPTS)
                 self.weights.append(
-                    GrowingCurve(item, _SERIES[j], name=name, per_point=2, budget=512)
+                    GrowingCurve(item, _SERIES[j], name=name, per_point=2, budget=256)
                 )
                 tip = pg.PlotCurveItem(pen=_pen(_SERIES[j]))
                 item.addItem(tip)
@@ -945,6 +955,7 @@ class LossChart(Chart):
             )
             end = (float(trace.trials), float(transform(column[-1:])[0]) if m else first_value)
             tip.setData(*_tip(last + 1, m, points, lead, end))
+            tip.setPen(curve.pen)
         # The transforms keep order, so the range is that of the raw numbers.
         extremes = np.array([start[:n].min(), start[:n].max()])
         if m:

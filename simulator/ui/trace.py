@@ -167,13 +167,16 @@ class Trace:
     loss_floor: float | None
     start_loss: float | None  # the mean squared error of w₀ (a least-squares rule's epoch 0)
     reader: TrialReader
-    follow: Callable[[int | None], Followed] = field(repr=False, compare=False)
+    follow: Callable[[int | None, bool], Followed] = field(repr=False, compare=False)
 
-    def followed(self, budget: int | None = None) -> Followed:
+    def followed(self, budget: int | None = None, *, weights: bool = True) -> Followed:
         """The proof and w after each of the first `mistakes` mistakes, computing at most
         `budget` new ones by replay (None: all of them; views pass a budget so that a long
-        history never freezes the window, and ask again while `complete` is False)."""
-        return self.follow(budget)
+        history never freezes the window, and ask again while `complete` is False).
+
+        `weights=False`: only the proof is wanted, so where it does not apply nothing is
+        replayed (the weights come back None)."""
+        return self.follow(budget, weights)
 
 
 class _Tracer:
@@ -225,13 +228,17 @@ class _Tracer:
         simulation = weakref.ref(sim)
         done: list[Followed] = []
 
-        def follow(budget: int | None) -> Followed:
+        def follow(budget: int | None, weights: bool) -> Followed:
             if done:
                 return done[0]
             live = simulation()
             if live is None:
                 empty = _frozen(np.zeros(0))
                 return Followed(Proof("This run has been replaced.", empty, empty), None, True)
+            if not weights:
+                proof = self._proof(live)
+                if not proof.applies:
+                    return Followed(proof, None, True)
             result = self._follow(live, mistake_trials, m, budget)
             if result.complete:
                 done.append(result)

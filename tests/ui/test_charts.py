@@ -485,6 +485,7 @@ def test_during_a_run_the_weights_wait_for_a_batch_and_catch_up_when_it_stops(qt
     chart = win.time.loss_chart
     now = [chart.clock()]
     chart.clock = lambda: now[0]  # time stands still unless the test moves it
+    c.set_speed(1)  # no tick at once when the run starts
     c.run()
     c._timer.stop()  # running, as the views see it; the frames are driven here
     for _ in range(40):
