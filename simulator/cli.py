@@ -33,6 +33,7 @@ from simulator.export.checks import (
     mp4_size_problem,
     prepare_folder,
 )
+from simulator.export.lab import LabOptions, add_lab_parser, lab_options
 
 __all__ = ["Invocation", "build_parser", "main", "parse"]
 
@@ -215,7 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="wait this long before --screenshot (default 1)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{export}", parser_class=_Parser)
+    commands = parser.add_subparsers(
+        dest="command", metavar="{export,lab}", parser_class=_Parser
+    )
     export = commands.add_parser(
         "export",
         help="write animation frames (PNG, GIF, MP4) without a window",
@@ -267,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="frames per second for GIF and MP4 (default 5)",
     )
     export.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_lab_parser(commands)
     return parser
 
 
@@ -278,6 +282,7 @@ class Invocation:
     dataset: Dataset | None
     settings: Settings
     options: argparse.Namespace
+    lab: LabOptions | None = None
 
 
 def resolve_dataset(spec: str) -> Dataset:
@@ -299,8 +304,10 @@ def parse(argv: Sequence[str] | None = None) -> Invocation:
     """Parse and check `argv`; exits 2 with one line on stderr when something is wrong."""
     parser = build_parser()
     options = parser.parse_args(argv)
-    prog = f"{PROG} export" if options.command == "export" else PROG
+    prog = f"{PROG} {options.command}" if options.command else PROG
     try:
+        if options.command == "lab":
+            return Invocation("lab", None, _DEFAULTS, options, lab_options(options))
         dataset = resolve_dataset(options.dataset) if options.dataset else None
         if options.command == "export" and dataset is None:
             raise UsageError("export needs --dataset PRESET_OR_FILE")
@@ -361,6 +368,10 @@ def _check_export_paths(options: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     invocation = parse(sys.argv[1:] if argv is None else argv)
+    if invocation.lab is not None:
+        from simulator.export.lab import lab_main
+
+        return lab_main(invocation.lab)
     if invocation.command == "export":
         from simulator.export.headless import export_main
 
