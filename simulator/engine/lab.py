@@ -107,7 +107,7 @@ def _check_sizes(n: int, r: int, examples: int) -> None:
 
 
 def hidden_disjunction(n: int, r: int, seed: int = 0) -> tuple[int, ...]:
-    """The r variables (numbered 1…n, ascending) whose OR labels `disjunction_stream(n, r, …, seed)`."""
+    """The r variables (numbered 1…n, ascending) whose OR labels the stream of (n, r, seed)."""
     _check_sizes(n, r, 1)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(_VARIABLES_KEY, n, r)))
     return tuple(sorted(int(v) + 1 for v in rng.choice(n, size=r, replace=False)))
@@ -220,9 +220,7 @@ class RaceResult:
     trace: WeightTrace | None = None
 
 
-def _bound(
-    sim: Simulation, variables: tuple[int, ...] | None
-) -> tuple[float | None, str | None]:
+def _bound(sim: Simulation, variables: tuple[int, ...] | None) -> tuple[float | None, str | None]:
     """The bound on this run's mistakes (`Rule.bound` says which theorem applies)."""
     if variables is None:
         return None, None
@@ -470,7 +468,9 @@ def run_lab(
         start = time.perf_counter()
         weight = plan.cost(n)
 
-        def told(fraction: float, text: str, n: int = n, base: float = done, w: float = weight):
+        def told(
+            fraction: float, text: str, n: int = n, base: float = done, w: float = weight
+        ) -> None:
             if progress is not None:
                 progress((base + 0.1 * w + 0.9 * w * fraction) / total, f"n = {n:,}: {text}")
 

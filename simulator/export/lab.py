@@ -213,7 +213,9 @@ def results_csv(result: LabResult) -> str:
 def _write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     """Call write(temporary path) beside `path`, then rename it over `path`."""
     try:
-        handle, name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
+        handle, name = tempfile.mkstemp(
+            prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent
+        )
         os.close(handle)
     except OSError as exc:
         raise LabWriteError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -110,9 +110,7 @@ class ScalingChart(_Chart):
         self._reset()
         self.curves, self.bounds = {}, {}
         if title is not None:
-            self.getPlotItem().setTitle(
-                title, color="#111111", size=f"{round(14 * self.scale)}px"
-            )
+            self.getPlotItem().setTitle(title, color="#111111", size=f"{round(14 * self.scale)}px")
         ordered = sorted(races, key=lambda race: race.n)
         if not ordered:
             return
@@ -296,7 +294,10 @@ class WeightsChart(_Chart):
                 colour = _RELEVANT_COLOURS[k % len(_RELEVANT_COLOURS)]
                 self.relevant_curves.append(
                     self.plot(
-                        x, _hold_values(series), pen=_pen(colour, width), name=f"x{variable} (relevant)"
+                        x,
+                        _hold_values(series),
+                        pen=_pen(colour, width),
+                        name=f"x{variable} (relevant)",
                     )
                 )
         else:
