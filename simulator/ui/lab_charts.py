@@ -30,11 +30,19 @@ from simulator.engine.lab import Race, RaceResult
 from simulator.ui import style
 from simulator.ui.frame import format_number
 
-__all__ = ["CumulativeChart", "ScalingChart", "WeightsChart", "render_chart", "rule_style"]
+__all__ = [
+    "CumulativeChart",
+    "ScalingChart",
+    "WeightsChart",
+    "count_text",
+    "render_chart",
+    "rule_style",
+]
 
 _COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 _SYMBOLS = ("s", "o", "t", "d", "star", "h")
 _RELEVANT_COLOURS = ("#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#D55E00")
+_HEADROOM = 1.7  # y range over the data's, leaving the top of the plot to the legend
 MAX_RELEVANT_LINES = 6  # beyond this many relevant variables, their mean and range instead
 
 
@@ -51,7 +59,7 @@ def _pen(colour: QColor | str, width: float, dash: bool = False) -> QPen:
     return pen
 
 
-def _thousands(value: float) -> str:
+def count_text(value: float) -> str:
     if not math.isfinite(value):
         return format_number(value)
     return f"{value:,.0f}" if abs(value) >= 1000 else format_number(value, 4)
@@ -60,7 +68,14 @@ def _thousands(value: float) -> str:
 class _Chart(pg.PlotWidget):
     """A PlotWidget with our background, grid, fonts and legend, scaled by `scale`."""
 
-    def __init__(self, parent: QWidget | None, name: str, scale: float) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        name: str,
+        scale: float,
+        corner: tuple[float, float] = (0.0, 0.0),
+        legend_points: float = 10,
+    ) -> None:
         super().__init__(parent, background=style.BACKGROUND)
         self.setObjectName(name)
         self.scale = scale
@@ -74,9 +89,15 @@ class _Chart(pg.PlotWidget):
             item.getAxis(axis).setPen(pg.mkPen("#444444"))
             item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
         item.getAxis("left").setWidth(round(58 * scale))
+        # The legend sits in `corner` of the plot, (0, 0) top left to (1, 1) bottom right.
         self.legend = item.addLegend(
-            offset=(10, 10), labelTextSize=f"{round(11 * scale)}pt", labelTextColor="#222222"
+            offset=(10, 10),
+            labelTextSize=f"{round(legend_points * scale)}pt",
+            labelTextColor="#222222",
+            verSpacing=-4,
         )
+        margin = (10 if corner[0] < 0.5 else -10, 10 if corner[1] < 0.5 else -10)
+        self.legend.anchor(itemPos=corner, parentPos=corner, offset=margin)
         self.legend.setBrush(pg.mkBrush(255, 255, 255, 225))
         self.legend.setPen(pg.mkPen("#BBBBBB"))
         self._label_style = {"color": "#222222", "font-size": f"{round(13 * scale)}px"}
@@ -203,14 +224,16 @@ class CumulativeChart(_Chart):
     """Cumulative mistakes k against the trial for one n, one staircase per rule."""
 
     def __init__(self, parent: QWidget | None = None, *, scale: float = 1.0) -> None:
-        super().__init__(parent, "labCumulativeChart", scale)
+        super().__init__(parent, "labCumulativeChart", scale, legend_points=9)
+        self.legend.setColumnCount(3)
         self._labels("Cumulative mistakes", "trial", "mistakes k")
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.bound_lines: dict[str, pg.InfiniteLine] = {}
+        self.notes: list[pg.TextItem] = []
 
     def show_race(self, race: Race | None) -> None:
         self._reset()
-        self.curves, self.bound_lines = {}, {}
+        self.curves, self.bound_lines, self.notes = {}, {}, []
         if race is None:
             return
         self.getPlotItem().setTitle(
@@ -218,44 +241,58 @@ class CumulativeChart(_Chart):
             color="#111111",
             size=f"{round(14 * self.scale)}px",
         )
-        top = max((r.mistakes for r in race.results), default=0)
-        end = max((r.trials for r in race.results), default=0)
-        ceiling = 1.5 * max(top, 1)
+        top = float(max((r.mistakes for r in race.results), default=0))
+        end = float(max((r.trials for r in race.results), default=0))
+        ceiling = 1.5 * max(top, 1.0)
+        off_chart = []
         for index, result in enumerate(race.results):
             colour, _ = rule_style(index)
             x, y = _staircase(result.mistake_trials, result.trials)
             self.curves[result.rule] = self.plot(
-                x, y, pen=_pen(colour, self.width_for(2.5)), name=f"{result.title}: k"
+                x, y, pen=_pen(colour, self.width_for(2.5)), name=result.title
             )
             bound = result.bound
             if bound is None:
                 continue
-            label = f"{result.title}'s bound {_thousands(bound)}"
-            if bound <= ceiling:
-                line = pg.InfiniteLine(
-                    pos=bound, angle=0, pen=_pen(colour, self.width_for(2.0), dash=True)
+            label = f"{result.title}'s bound {count_text(bound)}"
+            if bound > ceiling:  # it would squash the curves: say it instead of drawing it
+                off_chart.append((label, colour))
+                continue
+            line = pg.InfiniteLine(
+                pos=bound, angle=0, pen=_pen(colour, self.width_for(2.0), dash=True)
+            )
+            self.addItem(line)
+            self.bound_lines[result.rule] = line
+            self.notes.append(self._note(label, colour, end, bound, anchor=(1.0, 1.0)))
+            top = max(top, bound)
+        y_top = max(top, 1.0) * _HEADROOM
+        for k, (label, colour) in enumerate(off_chart):  # below the legend, above the start
+            self.notes.append(
+                self._note(
+                    f"{label}: off the chart", colour, 0.02 * end, top * 1.1, anchor=(0.0, 1.0 + k)
                 )
-                self.addItem(line)
-                self.bound_lines[result.rule] = line
-                # A legend entry for the dashed line (InfiniteLines have none of their own).
-                self.legend.addItem(
-                    pg.PlotDataItem(pen=_pen(colour, self.width_for(2.0), dash=True)), label
-                )
-                top = max(top, bound)
-            else:
-                self.legend.addItem(
-                    pg.PlotDataItem(pen=_pen(colour, self.width_for(2.0), dash=True)),
-                    label + " (above the chart)",
-                )
-        self.getPlotItem().setXRange(0, max(end, 1), padding=0.02)
-        self.getPlotItem().setYRange(0, max(top, 1) * 1.08, padding=0)
+            )
+        self.getPlotItem().setXRange(0, max(end, 1.0), padding=0.02)
+        self.getPlotItem().setYRange(0, y_top, padding=0)  # room for the legend
+
+    def _note(
+        self, text: str, colour: QColor, x: float, y: float, anchor: tuple[float, float]
+    ) -> pg.TextItem:
+        font = QFont()
+        font.setPixelSize(round(12 * self.scale))
+        note = pg.TextItem(text, color=colour, anchor=anchor)
+        note.setFont(font)
+        note.setPos(x, y)
+        self.addItem(note)
+        return note
 
 
 class WeightsChart(_Chart):
     """One run's weights after each mistake: relevant ones, irrelevant mean and range, θ."""
 
     def __init__(self, parent: QWidget | None = None, *, scale: float = 1.0) -> None:
-        super().__init__(parent, "labWeightsChart", scale)
+        super().__init__(parent, "labWeightsChart", scale, legend_points=9)
+        self.legend.setColumnCount(2)
         self._labels("Weights", "trial", "weight")
         self.relevant_curves: list[pg.PlotDataItem] = []
         self.irrelevant_curve: pg.PlotDataItem | None = None
@@ -265,75 +302,84 @@ class WeightsChart(_Chart):
     def show_result(self, result: RaceResult | None) -> None:
         self._reset()
         self.relevant_curves, self.irrelevant_curve, self.threshold_line = [], None, None
+        item = self.getPlotItem()
         trace = None if result is None else result.trace
         if result is None or trace is None:
-            self.getPlotItem().setTitle("Weights", color="#111111")
+            item.setTitle("Weights", color="#111111", size=f"{round(14 * self.scale)}px")
             return
         values = [v for series in trace.relevant for v in series]
         values += [v for v in trace.irrelevant_min + trace.irrelevant_max if math.isfinite(v)]
+        # All positive (Winnow): draw log₂ w, so ×2 and ÷2 are steps of the same height.
         self.log_scale = bool(values) and min(values) > 0
-        self.setLogMode(x=False, y=self.log_scale)
-        self.getPlotItem().setLabel(
-            "left", "weight (log₂ scale)" if self.log_scale else "weight", **self._label_style
-        )
-        self.getPlotItem().setTitle(
+        log_scale = self.log_scale
+
+        def y(series: Sequence[float]) -> np.ndarray:
+            held = np.repeat(np.asarray(series, dtype=float), 2)
+            return np.log2(held) if log_scale else held
+
+        item.setLabel("left", "weight (log scale)" if log_scale else "weight", **self._label_style)
+        item.setTitle(
             f"{result.title}'s weights, n = {result.n:,}",
             color="#111111",
             size=f"{round(14 * self.scale)}px",
         )
-        if self.log_scale:
-            self.getPlotItem().getAxis("left").setTicks(_log2_ticks(values))
-        else:
-            self.getPlotItem().getAxis("left").setTicks(None)
+        item.getAxis("left").setTicks(_power_of_two_ticks(values) if log_scale else None)
         x = _hold(trace.trials, result.trials)
         width = self.width_for(2.2)
+        entries: list[tuple[pg.GraphicsObject, str]] = []  # the legend, relevant ones first
+        if all(math.isfinite(v) for v in trace.irrelevant_mean):
+            low = pg.PlotDataItem(x, y(trace.irrelevant_min), pen=pg.mkPen(None))
+            high = pg.PlotDataItem(x, y(trace.irrelevant_max), pen=pg.mkPen(None))
+            band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(120, 120, 120, 45))
+            for part in (low, high, band):
+                self.addItem(part)
+            self.irrelevant_curve = self.plot(
+                x, y(trace.irrelevant_mean), pen=_pen("#555555", width)
+            )
+            # The legend draws a sample from an item's options: a bar of the band's brush.
+            sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=band.brush(), pen=None)
+            entries += [(self.irrelevant_curve, "irrelevant: mean"), (sample, "irrelevant: range")]
         if len(trace.variables) <= MAX_RELEVANT_LINES:
             for k, (variable, series) in enumerate(
                 zip(trace.variables, trace.relevant, strict=True)
             ):
                 colour = _RELEVANT_COLOURS[k % len(_RELEVANT_COLOURS)]
-                self.relevant_curves.append(
-                    self.plot(
-                        x,
-                        _hold_values(series),
-                        pen=_pen(colour, width),
-                        name=f"x{variable} (relevant)",
-                    )
-                )
+                curve = self.plot(x, y(series), pen=_pen(colour, width))
+                self.relevant_curves.append(curve)
+                entries.insert(k, (curve, f"relevant x{variable}"))
         else:
             mean = np.mean(np.array(trace.relevant), axis=0)
-            self.relevant_curves.append(
-                self.plot(
-                    x,
-                    _hold_values(mean.tolist()),
-                    pen=_pen("#0072B2", width),
-                    name=f"relevant ({len(trace.variables)}): mean",
-                )
-            )
-        if all(math.isfinite(v) for v in trace.irrelevant_mean):
-            low = pg.PlotDataItem(x, _hold_values(trace.irrelevant_min), pen=pg.mkPen(None))
-            high = pg.PlotDataItem(x, _hold_values(trace.irrelevant_max), pen=pg.mkPen(None))
-            band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(120, 120, 120, 60))
-            for item in (low, high, band):
-                self.addItem(item)
-            self.legend.addItem(band, "irrelevant: range")
-            self.irrelevant_curve = self.plot(
-                x,
-                _hold_values(trace.irrelevant_mean),
-                pen=_pen("#555555", width),
-                name="irrelevant: mean",
-            )
+            curve = self.plot(x, y(mean.tolist()), pen=_pen("#0072B2", width))
+            self.relevant_curves.append(curve)
+            entries.insert(0, (curve, f"relevant ({len(trace.variables)}): mean"))
+        for entry, label in entries:
+            self.legend.addItem(entry, label)
         if trace.threshold > 0:
-            position = math.log10(trace.threshold) if self.log_scale else trace.threshold
             self.threshold_line = pg.InfiniteLine(
-                pos=position, angle=0, pen=_pen("#111111", self.width_for(1.5), dash=True)
+                pos=math.log2(trace.threshold) if log_scale else trace.threshold,
+                angle=0,
+                pen=_pen("#111111", self.width_for(1.5), dash=True),
             )
             self.addItem(self.threshold_line)
-            self.legend.addItem(
-                pg.PlotDataItem(pen=_pen("#111111", self.width_for(1.5), dash=True)),
-                f"θ = {format_number(trace.threshold)}",
-            )
-        self.getPlotItem().enableAutoRange()
+        # Room above the data for the legend; the trials up to a little past the last mistake,
+        # where the weights move (they are constant after it).
+        drawn = [v for v in values if not log_scale or v > 0]
+        if log_scale:
+            drawn = [math.log2(v) for v in drawn]
+        drawn += [math.log2(trace.threshold) if log_scale else trace.threshold]
+        bottom, top = min(drawn), max(drawn)
+        span = max(top - bottom, 1.0)
+        item.setYRange(bottom - 0.05 * span, top + (_HEADROOM - 1) * span, padding=0)
+        last = trace.trials[-1] if len(trace.trials) > 1 else result.trials
+        right = max(1.0, min(float(result.trials), 1.2 * last + 10))
+        item.setXRange(0, right, padding=0.02)
+        if self.threshold_line is not None:
+            font = QFont()
+            font.setPixelSize(round(12 * self.scale))
+            note = pg.TextItem(f"θ = {format_number(trace.threshold)}", "#111111", anchor=(1, 1))
+            note.setFont(font)
+            note.setPos(right, self.threshold_line.value())
+            self.addItem(note)
 
 
 def _hold(trials: Sequence[int], end: int) -> np.ndarray:
@@ -343,19 +389,18 @@ def _hold(trials: Sequence[int], end: int) -> np.ndarray:
     return np.append(x, float(max(end, t[-1])))
 
 
-def _hold_values(values: Sequence[float]) -> np.ndarray:
-    return np.repeat(np.asarray(values, dtype=float), 2)
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def _log2_ticks(values: Sequence[float]) -> list[list[tuple[float, str]]]:
-    """Ticks at powers of 2 (positions in log₁₀, as pyqtgraph's log mode expects)."""
+def _power_of_two_ticks(values: Sequence[float]) -> list[list[tuple[float, str]]]:
+    """Ticks at powers of 2 for an axis of log₂ w, labelled with w itself."""
     low = math.floor(math.log2(min(values)))
     high = math.ceil(math.log2(max(values)))
     step = max(1, math.ceil((high - low) / 10))
     major = []
     for e in range(low - low % step, high + 1, step):
-        text = f"2^{e}" if abs(e) > 6 else format_number(2.0**e)
-        major.append((e * math.log10(2.0), text))
+        text = format_number(2.0**e) if -4 <= e <= 16 else "2" + str(e).translate(_SUPERSCRIPT)
+        major.append((float(e), text))
     return [major]
 
 

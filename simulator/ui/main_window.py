@@ -206,6 +206,12 @@ class MainWindow(QMainWindow):
             ]
         )
 
+        tools = bar.addMenu("&Tools")
+        self.lab_action = self._action(
+            "&Winnow vs Perceptron lab…", self.open_lab, name="labAction"
+        )
+        tools.addAction(self.lab_action)
+
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(
             self._action("&Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
@@ -327,6 +333,15 @@ class MainWindow(QMainWindow):
         from simulator.export.dialog import ExportDialog
 
         ExportDialog(self.controller, self).open()
+
+    def open_lab(self) -> None:
+        """Tools → Winnow vs Perceptron lab: one lab window, raised when asked again."""
+        from simulator.ui.lab_window import LabWindow
+
+        lab = self.findChild(LabWindow, "labWindow") or LabWindow(self)
+        lab.show()
+        lab.raise_()
+        lab.activateWindow()
 
     def _folder(self) -> str:
         if self._app_settings is not None:
