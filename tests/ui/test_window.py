@@ -56,7 +56,7 @@ def test_help_lists_the_shortcuts(window, dialogs):
 
 def test_menus_are_complete(window):
     titles = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
-    assert list(titles) == ["File", "Edit", "View", "Run", "Help"]
+    assert list(titles) == ["File", "Edit", "View", "Run", "Tools", "Help"]
     file_items = [a.text().replace("&", "") for a in titles["File"].actions() if a.text()]
     for item in ("New", "Open…", "Save", "Save As…", "Presets", "Export frames…", "Quit"):
         assert item in file_items
