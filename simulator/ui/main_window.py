@@ -53,6 +53,8 @@ _PRESET_TITLES = {
     "iris": "Iris: setosa vs the rest",
     "separable": "Random separable",
     "noisy": "Random noisy (not separable)",
+    "disjunction": "Winnow: an OR of 3 of 64 variables (15-859)",
+    "unl-disjunction": "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)",
 }
 
 
