@@ -216,9 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="wait this long before --screenshot (default 1)",
     )
-    commands = parser.add_subparsers(
-        dest="command", metavar="{export,lab}", parser_class=_Parser
-    )
+    commands = parser.add_subparsers(dest="command", metavar="{export,lab}", parser_class=_Parser)
     export = commands.add_parser(
         "export",
         help="write animation frames (PNG, GIF, MP4) without a window",

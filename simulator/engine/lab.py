@@ -57,6 +57,7 @@ __all__ = [
     "WeightTrace",
     "consistent_disjunction",
     "disjunction_stream",
+    "disjunction_variables",
     "hidden_disjunction",
     "lab_settings",
     "on_probability",
@@ -164,6 +165,24 @@ def consistent_disjunction(dataset: Dataset) -> tuple[int, ...] | None:
     if positives.shape[0] and not np.all(np.any(positives[:, allowed] == 1.0, axis=1)):
         return None
     return tuple(int(j) + 1 for j in np.flatnonzero(allowed))
+
+
+_last_disjunction: tuple[Dataset, tuple[int, ...] | None] | None = None
+
+
+def disjunction_variables(dataset: Dataset) -> tuple[int, ...] | None:
+    """`consistent_disjunction(dataset)`, remembered for the last dataset asked about.
+
+    A frame is built many times a second over the same (immutable) data; this keeps the
+    O(examples × n) check to once per dataset.
+    """
+    global _last_disjunction
+    last = _last_disjunction
+    if last is not None and last[0] is dataset:
+        return last[1]
+    variables = consistent_disjunction(dataset)
+    _last_disjunction = (dataset, variables)
+    return variables
 
 
 # -- the race -------------------------------------------------------------------------------------

@@ -119,12 +119,8 @@ class SimulationController(QObject):
     # -- data ------------------------------------------------------------------------------
 
     def set_dataset(self, dataset: Dataset, text: str = "Load data") -> None:
-        """Replace all points (undoable) and restart the run."""
-        if dataset.dimension != 2:
-            raise ValueError(
-                f"the window shows 2-D data; these points have {dataset.dimension} "
-                "coordinates (use the engine or `export` for other dimensions)"
-            )
+        """Replace all points (undoable) and restart the run (any dimension: the window
+        shows d ≠ 2 in its high-dimensional view)."""
         self._push(text, dataset, restart=True)
 
     def add_point(self, x: float, y: float, label: int) -> None:

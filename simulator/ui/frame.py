@@ -23,6 +23,7 @@ from simulator.engine import (
     Simulation,
     Snapshot,
 )
+from simulator.engine.lab import disjunction_variables
 
 __all__ = [
     "Frame",
@@ -53,6 +54,9 @@ class Frame:
     adaline: AdalineReport | None
     status: str
     boundary_note: str | None
+    # d ≠ 2 (the high-dimensional view): the variables (from 1) of the largest OR the
+    # boolean data allow, so their weights can stand out; None when there is no such OR.
+    relevant: tuple[int, ...] | None = None
 
 
 def format_number(value: float | None, digits: int = 6) -> str:
@@ -143,6 +147,7 @@ def build_frame(sim: Simulation) -> Frame:
         adaline=sim.adaline_report() if sim.rule.least_squares else None,
         status=status_text(sim, snapshot, report),
         boundary_note=note,
+        relevant=disjunction_variables(sim.dataset) if sim.dataset.dimension != 2 else None,
     )
 
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QScrollArea,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -25,6 +26,7 @@ from simulator import __version__
 from simulator.engine import PRESETS, DataFileError, Dataset, Settings, load_dataset, load_preset
 from simulator.ui.controller import SimulationController
 from simulator.ui.frame import Frame
+from simulator.ui.highdim_view import HighDimView
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
 from simulator.ui.plot_view import PlotView
 
@@ -94,8 +96,13 @@ class MainWindow(QMainWindow):
         column.setSpacing(0)
         column.addWidget(self.plot, 1)
         column.addWidget(self.explanation)
+        # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view.
+        self.high_dim = HighDimView(self)
+        self.views = QStackedWidget(objectName="centralViews")
+        self.views.addWidget(plot_column)
+        self.views.addWidget(self.high_dim)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(plot_column)
+        splitter.addWidget(self.views)
         splitter.addWidget(scroll)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
@@ -247,9 +254,15 @@ class MainWindow(QMainWindow):
     # -- painting ------------------------------------------------------------------------------
 
     def _on_frame(self, frame: Frame) -> None:
-        self.plot.show_frame(frame)
+        plane = frame.dataset.dimension == 2
+        self.views.setCurrentIndex(0 if plane else 1)
+        self.export_action.setEnabled(plane)  # frames are drawn on the plane
+        if plane:
+            self.plot.show_frame(frame)
+            self.explanation.show_frame(frame)
+        else:
+            self.high_dim.show_frame(frame)
         self.theory.show_frame(frame)
-        self.explanation.show_frame(frame)
         self.controls.set_can_run(
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )

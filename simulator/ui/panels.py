@@ -412,7 +412,9 @@ class TheoryPanel(QWidget):
             self.mistakes_bar.setFormat(why)
         self.trial.setText(str(s.trials))
         self.epoch.setText(str(s.epoch))
-        self.weights.setText(format_vector(s.weights))
+        shown = s.weights if len(s.weights) <= 12 else s.weights[:12]  # d > 2: the bars show all
+        more = "" if shown is s.weights else f", … ({len(s.weights):,} in all)"
+        self.weights.setText(format_vector(shown) + more)
         adaline = frame.adaline
         self.adaline_label.setVisible(adaline is not None)
         self.adaline.setVisible(adaline is not None)

@@ -147,7 +147,6 @@ def test_open_a_file(tmp_path, window):
     [
         ("x1,x2,label\n0,1,1\n0,oops,1\n", "line 3: 'oops' in column 'x2' is not a number"),
         ("x1,x2\n0,1\n", "no 'label' column"),
-        ("x1,x2,x3,label\n0,1,2,1\n", "the window shows 2-D data"),
         ("x1,x2,label\n0,1,5\n", "line 2: label '5'"),
     ],
 )
