@@ -61,7 +61,7 @@ def test_the_race_at_n_4096_with_5000_examples(compare):
         f"{[r.mistakes for r in results]}, peer {theirs}"
     )
     assert results[0].mistakes == theirs[0]  # the perceptron's integer arithmetic is exact
-    mine, _, ratio = compare(
+    mine, _, _ = compare(
         lambda: race(stream, variables=variables),
         lambda: peer_race(stream.points, stream.labels),
         rounds=3,
