@@ -223,22 +223,20 @@ class HighDimView(QWidget):
         self._k_curve.setData(trials, ks)
         bound = frame.mistake_bound
         shown = bound is not None and math.isfinite(bound) and bound > 0
-        self.bound_line.setVisible(shown)
         self._bound_label.setVisible(shown)
         # k stays readable: a bound far above it is named at the top instead of drawn there.
-        top = max(3.0 * s.mistakes, 10.0)
         right = max(float(s.trials), 1.0)
-        if shown:
-            assert bound is not None
-            above = bound > top
-            self.bound_line.setVisible(not above)
+        drawn = shown and bound is not None and bound <= 5.0 * max(s.mistakes, 4)
+        top = 1.12 * max(bound, s.mistakes) if drawn and bound is not None else 1.15 * s.mistakes
+        top = max(top, 10.0)
+        self.bound_line.setVisible(drawn)
+        if shown and bound is not None:
             self.bound_line.setValue(bound)
             self._bound_label.setText(
-                f"bound {count_text(bound)}" + (" (above the chart)" if above else "")
+                f"bound {count_text(bound)}" + ("" if drawn else " (above the chart)")
             )
-            self._bound_label.setPos(right, top if above else bound)
-            self._bound_label.setAnchor((1, 0) if above else (1, 1))
-            top = max(top, bound * 1.12) if not above else top
+            self._bound_label.setPos(right, bound if drawn else top)
+            self._bound_label.setAnchor((1, 1) if drawn else (1, 0))
         plot = self.mistakes_chart.getPlotItem()
         plot.setXRange(0, right, padding=0.02)
         plot.setYRange(0, top, padding=0)

@@ -77,28 +77,35 @@ def test_running_and_rewinding_in_the_high_dimensional_view(qtbot, window, tmp_p
     assert window.high_dim.history == [(0, 0)]  # a rewind takes the chart back
 
 
-def test_winnow_on_the_unl_preset_shows_its_or_and_the_notes_bound(qtbot, window):
-    c = window.controller
-    c.set_settings(Settings(algorithm="winnow", bias=False))
+def test_the_presets_of_the_notes_open_in_the_high_dimensional_view(window):
     window.findChild(type(window.new_action), "preset_unl-disjunction").trigger()
     assert window.views.currentWidget() is window.high_dim
-    assert c.dataset == load_preset("unl-disjunction")
+    assert window.controller.dataset == load_preset("unl-disjunction")
+    assert "150 coordinates" in window.high_dim.note.text()
+    assert "x5, x9, x12" in window.high_dim.note.text()
+
+
+def test_winnow_on_the_15_859_preset_shows_its_or_and_the_notes_bound(qtbot, window):
+    c = window.controller
+    c.set_settings(Settings(algorithm="winnow", bias=False))
+    window.findChild(type(window.new_action), "preset_disjunction").trigger()
+    assert window.views.currentWidget() is window.high_dim
     view = window.high_dim
-    assert "x5, x9, x12" in view.note.text()
+    variables = hidden_disjunction(64, 3, 0)
+    assert ", ".join(f"x{v}" for v in variables) in view.note.text()
     c.run()
     qtbot.waitUntil(lambda: not c.running, timeout=60_000)
-    sim = Simulation(load_preset("unl-disjunction"), "winnow", bias=False)
+    sim = Simulation(load_preset("disjunction"), "winnow", bias=False)
     sim.run(10**6)
-    assert c.simulation.mistakes == sim.mistakes
+    assert c.simulation.converged and c.simulation.mistakes == sim.mistakes
     # Winnow's weights are powers of two: the bars are log₂ w, the OR's variables in blue.
     assert view.log_scale
     heights = dict(bar_heights(view.bars))
-    assert sorted(heights) == list(range(1, 151))
-    assert [heights[v] for v in (5, 9, 12)] == [math.log2(sim.weights[v - 1]) for v in (5, 9, 12)]
-    assert view.threshold_line.isVisible() and view.threshold_line.value() == math.log2(150)
-    assert view.bound_line.isVisible()
-    assert view.bound_line.value() == pytest.approx(2 + 9 * (1 + math.log2(150)))
-    assert "of at most 76.059" in window.theory.mistakes_bar.format()
+    assert sorted(heights) == list(range(1, 65))
+    assert [heights[v] for v in variables] == [math.log2(sim.weights[v - 1]) for v in variables]
+    assert view.threshold_line.isVisible() and view.threshold_line.value() == 6.0  # θ = 64
+    assert view.bound_line.isVisible() and view.bound_line.value() == 65.0  # 2 + 9·(1 + 6)
+    assert "of at most 65" in window.theory.mistakes_bar.format()
 
 
 def test_back_to_two_dimensions_shows_the_plane_again(window):
