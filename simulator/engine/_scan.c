@@ -1,66 +1,85 @@
 /*
- * The one loop NumPy cannot make fast: score upcoming trials until the first mistake.
+ * The loops NumPy cannot make fast: score upcoming trials until the first mistake, and
+ * score every row of a feature matrix.
  *
- *   scan(columns, weights, theta, labels, order, cyclic, start, stop, out) -> int
+ *   scan(X, w, c, theta, theta_err, bmax, tie, labels, order, cyclic, start, stop,
+ *        stop_at_mistake, out) -> int
  *
- * For k = start .. stop-1, row i = k (cyclic) or order[k], computes
- *     v = z[i,0]*w[0];  v += z[i,1]*w[1];  ...;  v -= theta*labels[i]   (if theta != 0)
- * where z = y x are the label-signed feature columns, stores v (= y·s) in out[k-start],
- * and stops after the first v that is not > 0 (a mistake, or a non-finite score).
- * Returns how many were scored.
+ * For k = start .. stop-1, row i = k (cyclic) or order[k] of the row-major feature matrix
+ * X (n x d, d = len(w)), computes the signed score v = y·s of
+ *     s = x[0]*w[0];  s += x[1]*w[1];  ...;  s -= theta   (if theta != 0)
+ * and decides the trial as rules.decide does:
+ *     if |v| <= bmax:  b = |x[0]|*c[0];  b += |x[1]|*c[1]; ...;  b += theta_err
+ *                      if |v| <= b:  v = 0          (an exact tie: s = 0)
+ *     mistake  <=>  v < 0, or v is NaN, or v == 0 and the tie rule gives 0 the wrong sign
+ * (tie 0 "mistake": always; 1 "positive": y = -1; 2 "negative": y = +1). It stores v in
+ * out[k-start] and, if stop_at_mistake, stops after the first mistake. Returns how many
+ * were scored. bmax bounds b over all rows, so b is computed only where it can matter.
  *
- * The arithmetic is exactly that of rules.Rule.signed_scores in NumPy: one rounded
- * product, then one rounded sum, column by column, left to right. Compile without
- * floating-point contraction (-ffp-contract=off): a fused multiply-add would round once
- * and give other bits. tests/engine/test_simulation.py checks the two agree bit for bit.
+ *   dot(X, w, theta, out) -> None      out[i] = s of row i, as above (no decision)
+ *   squared_error(X, w, theta, labels) -> float     sum of (y[i] - s_i)^2 in row order
  *
- * Only the buffer protocol is used (no NumPy headers): columns are C-contiguous float64,
- * labels int8, order intp, out float64 and writable.
+ * The arithmetic is exactly that of rules.dot_rows in NumPy: one rounded product, then one
+ * rounded sum, feature by feature, left to right; y·s is exact (negation). Compile
+ * without floating-point contraction (-ffp-contract=off): a fused multiply-add would round
+ * once and give other bits. tests/engine/test_simulation.py checks the two agree bit for bit.
+ *
+ * Only the buffer protocol is used (no NumPy headers): X, w, c and out are C-contiguous
+ * float64, labels int8, order intp, out writable.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 
-#define MAX_COLUMNS 64
+static int get_doubles(PyObject *object, Py_buffer *view, int writable, const char *name) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object, view, flags) < 0) return -1;
+    if (view->itemsize != (Py_ssize_t)sizeof(double) || view->format == NULL ||
+        view->format[0] != 'd' || view->format[1] != '\0') {
+        PyErr_Format(PyExc_TypeError, "%s must be float64", name);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
 
 static PyObject *scan(PyObject *self, PyObject *args) {
-    PyObject *columns, *weights;
-    double theta;
-    Py_buffer labels, order, out;
-    int cyclic;
+    PyObject *X_object, *w_object, *c_object, *out_object;
+    double theta, theta_err, bmax;
+    int tie, cyclic, stop_at_mistake;
+    Py_buffer labels, order;
     Py_ssize_t start, stop;
-    if (!PyArg_ParseTuple(args, "O!O!dy*y*pnnw*", &PyTuple_Type, &columns, &PyTuple_Type,
-                          &weights, &theta, &labels, &order, &cyclic, &start, &stop, &out)) {
+    if (!PyArg_ParseTuple(args, "OOOdddiy*y*pnnpO", &X_object, &w_object, &c_object, &theta,
+                          &theta_err, &bmax, &tie, &labels, &order, &cyclic, &start, &stop,
+                          &stop_at_mistake, &out_object)) {
         return NULL;
     }
-    Py_ssize_t d = PyTuple_GET_SIZE(columns);
-    Py_buffer views[MAX_COLUMNS];
-    const double *col[MAX_COLUMNS];
-    double w[MAX_COLUMNS];
-    Py_ssize_t held = 0, scored = -1;
-    if (d < 1 || d > MAX_COLUMNS || PyTuple_GET_SIZE(weights) != d) {
-        PyErr_SetString(PyExc_ValueError, "scan: 1 to 64 columns, one weight each");
+    Py_buffer Xv, wv, cv, outv;
+    int held = 0;
+    Py_ssize_t scored = -1;
+    if (get_doubles(X_object, &Xv, 0, "X") < 0) goto done;
+    held = 1;
+    if (get_doubles(w_object, &wv, 0, "w") < 0) goto done;
+    held = 2;
+    if (get_doubles(c_object, &cv, 0, "c") < 0) goto done;
+    held = 3;
+    if (get_doubles(out_object, &outv, 1, "out") < 0) goto done;
+    held = 4;
+    Py_ssize_t d = wv.len / (Py_ssize_t)sizeof(double);
+    if (d < 1 || cv.len != wv.len || Xv.len % wv.len != 0 || tie < 0 || tie > 2) {
+        PyErr_SetString(PyExc_ValueError, "scan: X must have len(w) = len(c) >= 1 columns");
         goto done;
     }
-    for (Py_ssize_t j = 0; j < d; j++) {
-        w[j] = PyFloat_AsDouble(PyTuple_GET_ITEM(weights, j));
-        if (w[j] == -1.0 && PyErr_Occurred()) goto done;
-        if (PyObject_GetBuffer(PyTuple_GET_ITEM(columns, j), &views[j],
-                               PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto done;
-        held++;
-        if (views[j].itemsize != sizeof(double)) {
-            PyErr_SetString(PyExc_TypeError, "scan: columns must be float64");
-            goto done;
-        }
-        col[j] = (const double *)views[j].buf;
-    }
-    Py_ssize_t n = views[0].len / (Py_ssize_t)sizeof(double);
+    Py_ssize_t n = Xv.len / wv.len;
+    const double *x = (const double *)Xv.buf, *w = (const double *)wv.buf;
+    const double *c = (const double *)cv.buf;
     const signed char *y = (const signed char *)labels.buf;
     const Py_ssize_t *rows = (const Py_ssize_t *)order.buf;
-    double *result = (double *)out.buf;
+    double *result = (double *)outv.buf;
     Py_ssize_t order_length = order.len / (Py_ssize_t)sizeof(Py_ssize_t);
     if (labels.len < n || start < 0 || stop < start || stop > n ||
         (!cyclic && stop > order_length) ||
-        out.len / (Py_ssize_t)sizeof(double) < stop - start) {
+        outv.len / (Py_ssize_t)sizeof(double) < stop - start) {
         PyErr_SetString(PyExc_ValueError, "scan: buffers too short for start..stop");
         goto done;
     }
@@ -71,26 +90,112 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_IndexError, "scan: row out of range");
             goto done;
         }
-        double v = col[0][i] * w[0];
-        for (Py_ssize_t j = 1; j < d; j++) v += col[j][i] * w[j];
-        if (theta != 0.0) v -= theta * (double)y[i];
+        const double *row = x + i * d;
+        double s = row[0] * w[0];
+        for (Py_ssize_t j = 1; j < d; j++) s += row[j] * w[j];
+        if (theta != 0.0) s -= theta;
+        double v = y[i] > 0 ? s : -s;
+        if (fabs(v) <= bmax) {
+            double b = fabs(row[0]) * c[0];
+            for (Py_ssize_t j = 1; j < d; j++) b += fabs(row[j]) * c[j];
+            b += theta_err;
+            if (fabs(v) <= b) v = 0.0;
+        }
         result[k - start] = v;
-        if (!(v > 0.0)) {
+        int mistake = v < 0.0 || v != v ||
+                      (v == 0.0 && (tie == 0 || (tie == 1 ? y[i] < 0 : y[i] > 0)));
+        if (mistake && stop_at_mistake) {
             k++;
             break;
         }
     }
     scored = k - start;
 done:
-    for (Py_ssize_t j = 0; j < held; j++) PyBuffer_Release(&views[j]);
+    if (held >= 4) PyBuffer_Release(&outv);
+    if (held >= 3) PyBuffer_Release(&cv);
+    if (held >= 2) PyBuffer_Release(&wv);
+    if (held >= 1) PyBuffer_Release(&Xv);
     PyBuffer_Release(&labels);
     PyBuffer_Release(&order);
-    PyBuffer_Release(&out);
     return scored < 0 ? NULL : PyLong_FromSsize_t(scored);
 }
 
+static PyObject *dot(PyObject *self, PyObject *args) {
+    PyObject *X_object, *w_object, *out_object;
+    double theta;
+    if (!PyArg_ParseTuple(args, "OOdO", &X_object, &w_object, &theta, &out_object)) return NULL;
+    Py_buffer Xv, wv, outv;
+    int held = 0, ok = 0;
+    if (get_doubles(X_object, &Xv, 0, "X") < 0) goto done;
+    held = 1;
+    if (get_doubles(w_object, &wv, 0, "w") < 0) goto done;
+    held = 2;
+    if (get_doubles(out_object, &outv, 1, "out") < 0) goto done;
+    held = 3;
+    Py_ssize_t d = wv.len / (Py_ssize_t)sizeof(double);
+    if (d < 1 || Xv.len % wv.len != 0 || outv.len * d != Xv.len) {
+        PyErr_SetString(PyExc_ValueError, "dot: X must be (len(out), len(w)), len(w) >= 1");
+        goto done;
+    }
+    Py_ssize_t n = Xv.len / wv.len;
+    const double *x = (const double *)Xv.buf, *w = (const double *)wv.buf;
+    double *result = (double *)outv.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const double *row = x + i * d;
+        double s = row[0] * w[0];
+        for (Py_ssize_t j = 1; j < d; j++) s += row[j] * w[j];
+        if (theta != 0.0) s -= theta;
+        result[i] = s;
+    }
+    ok = 1;
+done:
+    if (held >= 3) PyBuffer_Release(&outv);
+    if (held >= 2) PyBuffer_Release(&wv);
+    if (held >= 1) PyBuffer_Release(&Xv);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *squared_error(PyObject *self, PyObject *args) {
+    PyObject *X_object, *w_object;
+    double theta;
+    Py_buffer labels;
+    if (!PyArg_ParseTuple(args, "OOdy*", &X_object, &w_object, &theta, &labels)) return NULL;
+    Py_buffer Xv, wv;
+    int held = 0, ok = 0;
+    double total = 0.0;
+    if (get_doubles(X_object, &Xv, 0, "X") < 0) goto done;
+    held = 1;
+    if (get_doubles(w_object, &wv, 0, "w") < 0) goto done;
+    held = 2;
+    Py_ssize_t d = wv.len / (Py_ssize_t)sizeof(double);
+    if (d < 1 || Xv.len % wv.len != 0 || labels.len * wv.len != Xv.len) {
+        PyErr_SetString(PyExc_ValueError, "squared_error: X must be (len(y), len(w))");
+        goto done;
+    }
+    Py_ssize_t n = labels.len;
+    const double *x = (const double *)Xv.buf, *w = (const double *)wv.buf;
+    const signed char *y = (const signed char *)labels.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const double *row = x + i * d;
+        double s = row[0] * w[0];
+        for (Py_ssize_t j = 1; j < d; j++) s += row[j] * w[j];
+        if (theta != 0.0) s -= theta;
+        double r = (double)y[i] - s;
+        total += r * r;
+    }
+    ok = 1;
+done:
+    if (held >= 2) PyBuffer_Release(&wv);
+    if (held >= 1) PyBuffer_Release(&Xv);
+    PyBuffer_Release(&labels);
+    return ok ? PyFloat_FromDouble(total) : NULL;
+}
+
 static PyMethodDef methods[] = {
-    {"scan", scan, METH_VARARGS, "Score trials until the first mistake (see _scan.c)."},
+    {"scan", scan, METH_VARARGS, "Score and decide trials until the first mistake (_scan.c)."},
+    {"dot", dot, METH_VARARGS, "Score every row: s = x·w - theta, left to right (_scan.c)."},
+    {"squared_error", squared_error, METH_VARARGS, "Sum of (y - s)^2 in row order (_scan.c)."},
     {NULL, NULL, 0, NULL},
 };
 

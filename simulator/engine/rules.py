@@ -7,20 +7,20 @@ the class; adding a learner is one class and one `register` call. The state is a
 (the weights w; for Balanced Winnow the pair (w+, w-) as a (2, n) array), and `weights`
 turns it into the effective w that defines the boundary w·x = θ.
 
-Score s = w·x − θ (θ = 0 except classic Winnow); prediction sign(s); s = 0 is undecided
-and counts as a mistake, so a mistake is y·s <= 0.
+Score s = w·x − θ (θ = 0 except classic Winnow); prediction sign(s). What s = 0 means is
+the run's tie rule (TIES).
 
 `scores` is exact and row-independent: the score of a point is the same bits whether it
-is computed alone or in a block of a million (the columns are summed left to right with
-elementwise NumPy operations, never a BLAS kernel whose order depends on the block).
-That is what lets `Simulation.run` jump ahead through a block without changing the
-trajectory that `Simulation.step` would take.
+is computed alone or in a block of a million (products rounded, then summed left to right,
+never a BLAS kernel whose order depends on the block), in NumPy (`numpy_dot_rows`) or in
+the compiled loop (`_scan.c`). That is what lets `Simulation.run` jump ahead through a
+block without changing the trajectory that `Simulation.step` would take.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -36,9 +36,12 @@ __all__ = [
     "Perceptron",
     "Rule",
     "Winnow",
-    "dot_columns",
+    "compiled",
+    "dot_rows",
     "make_rule",
+    "numpy_dot_rows",
     "register",
+    "squared_error",
 ]
 
 TIES = ("mistake", "positive", "negative")
@@ -48,16 +51,66 @@ TIES = ("mistake", "positive", "negative")
 FloatArray = NDArray[np.float64]
 
 
-def dot_columns(columns: Sequence[FloatArray], w: Sequence[float]) -> FloatArray:
-    """w·x for every point, given the feature columns, summed left to right.
+try:  # the compiled loops (setup.py builds them when a C compiler is there)
+    from simulator.engine import _scan as compiled  # type: ignore[attr-defined]
+except ImportError:  # the NumPy code gives the same bits, only slower
+    compiled = None
 
-    Elementwise IEEE operations in a fixed order, so each point's result does not depend on
-    how many points are computed together.
+_BLOCK_ELEMENTS = 1 << 20  # rows x features scored at once by NumPy (bounds the temporaries)
+
+
+def numpy_dot_rows(X: FloatArray, w: FloatArray, theta: float = 0.0) -> FloatArray:
+    """s = x·w − θ for every row x of X, in NumPy: products rounded, summed left to right.
+
+    Elementwise IEEE operations in a fixed order (a few columns and many rows: one vector
+    operation per column; else an accumulated sum along each row, which is sequential), so
+    each row's result does not depend on how many rows are computed together, and equals
+    the compiled loop's.
     """
-    total: FloatArray = columns[0] * w[0]
-    for column, weight in zip(columns[1:], w[1:], strict=True):
-        total += column * weight
+    n, d = X.shape
+    if n == 1:
+        total: FloatArray = np.add.accumulate(X[0] * w)[-1:]
+    elif d <= 8:
+        total = X[:, 0] * w[0]
+        for j in range(1, d):
+            total += X[:, j] * w[j]
+    else:
+        total = np.empty(n)
+        step = max(1, _BLOCK_ELEMENTS // d)
+        for a in range(0, n, step):
+            total[a : a + step] = np.add.accumulate(X[a : a + step] * w, axis=1)[:, -1]
+    if theta:
+        total -= theta
     return total
+
+
+def dot_rows(X: FloatArray, w: FloatArray, theta: float = 0.0) -> FloatArray:
+    """s = x·w − θ for every row x of X: the compiled loop when built, else NumPy (same bits)."""
+    module = compiled
+    if module is None or X.shape[0] == 0:
+        return numpy_dot_rows(X, w, theta)
+    out = np.empty(X.shape[0])
+    module.dot(
+        np.ascontiguousarray(X, dtype=np.float64), np.ascontiguousarray(w, np.float64), theta, out
+    )
+    return out
+
+
+def squared_error(X: FloatArray, w: FloatArray, theta: float, y: NDArray[Any]) -> float:
+    """Σ (yᵢ − sᵢ)² with s = x·w − θ, summed in row order (compiled or NumPy: same bits)."""
+    module = compiled
+    if module is not None and X.shape[0]:
+        return float(
+            module.squared_error(
+                np.ascontiguousarray(X, dtype=np.float64),
+                np.ascontiguousarray(w, np.float64),
+                theta,
+                np.ascontiguousarray(y, dtype=np.int8),
+            )
+        )
+    residuals = y - numpy_dot_rows(X, w, theta)
+    squares = residuals * residuals
+    return float(np.cumsum(squares)[-1]) if squares.size else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +232,7 @@ class Rule:
     bound: ClassVar[str | None] = None
     mistake_driven: ClassVar[bool] = True
     least_squares: ClassVar[bool] = False
+    tracks_error: ClassVar[bool] = False
     score_formula: ClassVar[str] = "s = w·x"
     update_formula: ClassVar[str] = ""
     batch: bool = False
@@ -257,22 +311,8 @@ class Rule:
         return state
 
     def scores(self, state: FloatArray, X: FloatArray) -> FloatArray:
-        """s = w·x − θ for each row x of X."""
-        return self.signed_scores(state, list(X.T), 1.0)
-
-    def signed_scores(
-        self, state: FloatArray, columns: Sequence[FloatArray], signs: float | NDArray[Any]
-    ) -> FloatArray:
-        """w·c − θ·sign for each point, given its feature columns c (see `dot_columns`).
-
-        With signs = 1 this is the score s; with the columns of z = y x and signs = y it is
-        y·s, bit for bit (negating is exact and rounding is symmetric), which is how
-        `Simulation.run` finds mistakes (y·s <= 0) in one pass.
-        """
-        s = dot_columns(columns, self.weights(state).tolist())
-        if self.threshold:
-            s -= self.threshold * signs
-        return s
+        """s = w·x − θ for each row x of X (see `dot_rows`: the same bits for any block)."""
+        return dot_rows(X, self.weights(state), self.threshold)
 
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         raise NotImplementedError

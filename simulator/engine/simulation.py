@@ -1,4 +1,4 @@
-"""`Simulation`: an online learner run one trial at a time over a `Dataset`, with history.
+"""`Simulation`: an online learner run one trial at a time over a `Dataset`.
 
 Schedule. Trials come in epochs, one pass over the data each: in dataset order
 (``order="cyclic"``) or in a fresh permutation per epoch (``order="random"``) drawn from
@@ -15,31 +15,35 @@ Divergence. When an update would make a weight non-finite or larger than 1e150 (
 square would overflow), or a score overflows, the simulation keeps the last finite
 weights, stops updating, and says why in `divergence_reason`.
 
-History. Every trial is recorded compactly (the row it used, its score, whether it was a
-mistake; the weights after each update), so `trial(t)` rebuilds any past `Trial` and
-`seek(t)` restores the learner exactly as it was after trial t. Rewinding restores the
-learner, not the data: the points stay as they are now. Stepping on from a rewound state
-discards the old future.
+History. The trajectory is a function of the settings and the data, so it is not stored
+trial by trial: `History` keeps the mistakes, the epoch losses and checkpoints of the live
+state every few hundred updates (or after enough trials), and `seek`, `trial`,
+`trial_records` and `weights_after_mistakes` replay from the nearest checkpoint with the
+same run code, recording off. Rewinding restores the learner, not the data: the points
+stay as they are now. Stepping on from a rewound state discards the old future.
 
-Fast path. Between updates the weights are fixed, so `run` scores the upcoming trials
-in one go and jumps to the next update: a small compiled loop (`_scan.c`) when it was
-built, else NumPy blocks. Scores are computed row-independently with the same arithmetic
-as `rules.dot_columns`, so either way this gives exactly the trajectory of `step`.
+Fast path. Between updates the weights are fixed, so `run` scores the upcoming trials in
+one go and jumps to the next update: a small compiled loop (`_scan.c`) when it was built,
+else NumPy blocks. Scores are computed row-independently with the arithmetic of
+`rules.numpy_dot_rows`, and ties are decided by the same rule, so either way this gives
+exactly the trajectory of `step` (which always uses NumPy).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from simulator.engine import rules
 from simulator.engine.dataset import Dataset
 from simulator.engine.features import FeatureMap, InputLine
-from simulator.engine.rules import TIES, Rule, make_rule
+from simulator.engine.history import History, Segment
+from simulator.engine.records import DEFAULTS, Settings, Snapshot, Trial
+from simulator.engine.rules import TIES, Rule, make_rule, numpy_dot_rows
 from simulator.engine.theory import (
     AdalineReport,
     MarginReport,
@@ -56,164 +60,66 @@ __all__ = ["ORDERS", "Settings", "Simulation", "Snapshot", "Trial"]
 FloatArray = NDArray[np.float64]
 ORDERS = ("cyclic", "random")
 _OVERFLOW = 1e150
-_MAX_BLOCK = 1 << 16
-
-try:  # the compiled scan (setup.py builds it when a C compiler is there)
-    from simulator.engine._scan import scan as _compiled_scan  # type: ignore[import-not-found]
-except ImportError:  # the NumPy path gives the same trajectory, bit for bit
-    _compiled_scan = None
+_MAX_BLOCK = 1 << 16  # NumPy path: rows scored at once
+_CHECKPOINT_UPDATES = 256  # a checkpoint at least every this many updates...
+_CHECKPOINT_WORK = 1 << 22  # ...and every this many trials x features
 
 
-@dataclass(frozen=True, slots=True)
-class Trial:
-    """One trial: the point shown, the prediction, and what the rule did about it.
+@dataclass(slots=True)
+class _Terms:
+    """What deciding a trial needs besides the data: the effective w and the tie bound's
+    coefficients (b = Σ|x_j| c_j + theta_err), and `bmax`, b's bound over all rows of
+    `segment` (computed when first needed)."""
 
-    `x` is the feature vector (bias first), `point` the raw input coordinates; the
-    weights are the effective w (feature order) before and after the trial.
-    """
+    w: FloatArray
+    c: FloatArray
+    theta_err: float
+    bmax: float = math.nan
+    segment: Segment | None = None
+
+
+@dataclass(slots=True)
+class _LastTrial:
+    """The latest trial of a live state, enough to build its `Trial` on demand."""
 
     number: int
+    segment: Segment
     index: int
-    epoch: int
-    x: tuple[float, ...]
-    y: int
-    score: float
-    prediction: int
+    signed: float  # y·s as decided (0.0 for a tie)
     mistake: bool
-    weights_before: tuple[float, ...]
-    weights_after: tuple[float, ...]
-    point: tuple[float, ...]
-
-    @property
-    def updated(self) -> bool:
-        return self.weights_before != self.weights_after
-
-    @property
-    def delta(self) -> tuple[float, ...]:
-        """Δw = weights_after − weights_before."""
-        return tuple(a - b for a, b in zip(self.weights_after, self.weights_before, strict=True))
+    before: FloatArray
+    after: FloatArray
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Everything that defines a run besides the data. `None` means the rule's default.
-
-    `tie` is what a score of exactly 0 means (see rules.TIES); None takes the rule's own:
-    "mistake" for the perceptron and Adaline, "positive" (+ iff w·x >= θ) for the Winnows.
-    """
-
-    algorithm: str = "perceptron"
-    learning_rate: float | None = None
-    promotion: float = 2.0
-    threshold: float | None = None
-    mode: str = "online"
-    tie: str | None = None
-    bias: bool = True
-    preprocessing: str = "none"
-    order: str = "cyclic"
-    seed: int = 0
-    initial_weights: str | tuple[float, ...] | None = None
-    tolerance: float = 1e-6
-
-    def as_kwargs(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-_DEFAULTS = Settings()  # the one place the defaults are written (Simulation and the CLI use it)
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """The learner's state after `trials` trials, as plain values for views."""
-
-    trials: int
-    mistakes: int
-    epoch: int
-    weights: tuple[float, ...]
-    threshold: float
-    converged: bool
-    converged_at: int | None
-    diverged: bool
-    divergence_reason: str | None
-    last_trial: Trial | None
-    margin: float
-    misclassified: NDArray[np.bool_]
-
-
-class _Buffer:
-    """A growable NumPy array (rows appended at amortised O(1), truncation free).
-
-    It grows by half, not double, to keep a million-trial history within 64 MB.
-    """
-
-    __slots__ = ("_data", "_size")
-
-    def __init__(self, dtype: Any, width: int | None = None) -> None:
-        shape = (1024,) if width is None else (1024, width)
-        self._data: NDArray[Any] = np.empty(shape, dtype=dtype)
-        self._size = 0
-
-    def __len__(self) -> int:
-        return self._size
-
-    def _reserve(self, extra: int) -> None:
-        need = self._size + extra
-        if need > self._data.shape[0]:
-            capacity = max(need, self._data.shape[0] * 3 // 2 + 1024)
-            grown = np.empty((capacity, *self._data.shape[1:]), dtype=self._data.dtype)
-            grown[: self._size] = self._data[: self._size]
-            self._data = grown
-
-    def append(self, value: Any) -> None:
-        self._reserve(1)
-        self._data[self._size] = value
-        self._size += 1
-
-    def extend(self, values: NDArray[Any]) -> None:
-        k = values.shape[0]
-        self._reserve(k)
-        self._data[self._size : self._size + k] = values
-        self._size += k
-
-    def truncate(self, size: int) -> None:
-        self._size = min(self._size, size)
-
-    @property
-    def view(self) -> NDArray[Any]:
-        return self._data[: self._size]
-
-    @property
-    def nbytes(self) -> int:
-        return int(self._data.nbytes)
-
-
-@dataclass(eq=False)
-class _Segment:
-    """A stretch of trials over one dataset; it starts after `start` trials, at an epoch start."""
-
-    start: int
-    first_epoch: int
-    dataset: Dataset
-    X: FloatArray
-    y: NDArray[np.int8]
-    converged_at: int | None = None
-    signed_columns: tuple[FloatArray, ...] = ()
-
-    def __post_init__(self) -> None:
-        # Contiguous columns of z = y x: the fast path gets y·s = w·z − yθ from them.
-        self.signed_columns = tuple(np.ascontiguousarray(c) for c in (self.y[:, None] * self.X).T)
-
-    @property
-    def n(self) -> int:
-        return int(self.y.shape[0])
-
-
-@dataclass
+@dataclass(slots=True)
 class _Live:
-    """Bookkeeping of the epoch in progress (derived from history on `seek`)."""
+    """The learner's whole state after `trials` trials: what a checkpoint stores.
 
+    Besides the rule's state: the running rounding-error bound of the weights (`error`),
+    the counters, the bookkeeping of the epoch in progress (updates so far, the state at
+    its start), the smallest epoch loss on these data (Adaline's divergence test), and
+    Brent's cycle search over epoch-start states (`power`, `lam`, `tortoise`).
+    """
+
+    state: FloatArray
+    error: FloatArray
+    trials: int = 0
+    mistakes: int = 0
+    updates: int = 0
     epoch_updates: int = 0
-    epoch_start_state: FloatArray = field(default_factory=lambda: np.zeros(0))
+    epoch_start: FloatArray | None = None
+    min_loss: float = math.inf
+    power: int = 1
+    lam: int = 1
+    tortoise: FloatArray | None = None
+    segment: Segment | None = None
+    segment_index: int = -1
+    diverged_at: int | None = None
+    terms: _Terms | None = None
+    last: _LastTrial | None = None
+
+    def copy(self) -> _Live:
+        return replace(self)  # the arrays are never changed in place, so sharing is safe
 
 
 class Simulation:
@@ -240,19 +146,19 @@ class Simulation:
     def __init__(
         self,
         dataset: Dataset,
-        algorithm: str = _DEFAULTS.algorithm,
+        algorithm: str = DEFAULTS.algorithm,
         *,
-        learning_rate: float | None = _DEFAULTS.learning_rate,
-        promotion: float = _DEFAULTS.promotion,
-        threshold: float | None = _DEFAULTS.threshold,
-        mode: str = _DEFAULTS.mode,
-        tie: str | None = _DEFAULTS.tie,
-        bias: bool = _DEFAULTS.bias,
-        preprocessing: str = _DEFAULTS.preprocessing,
-        order: str = _DEFAULTS.order,
-        seed: int = _DEFAULTS.seed,
+        learning_rate: float | None = DEFAULTS.learning_rate,
+        promotion: float = DEFAULTS.promotion,
+        threshold: float | None = DEFAULTS.threshold,
+        mode: str = DEFAULTS.mode,
+        tie: str | None = DEFAULTS.tie,
+        bias: bool = DEFAULTS.bias,
+        preprocessing: str = DEFAULTS.preprocessing,
+        order: str = DEFAULTS.order,
+        seed: int = DEFAULTS.seed,
         initial_weights: str | ArrayLike | None = None,
-        tolerance: float = _DEFAULTS.tolerance,
+        tolerance: float = DEFAULTS.tolerance,
     ) -> None:
         if not isinstance(dataset, Dataset):
             raise TypeError(f"dataset must be a Dataset, not {type(dataset).__name__}")
@@ -298,35 +204,38 @@ class Simulation:
             initial_weights=initial,
             tolerance=float(tolerance),
         )
+        self._n_features = n_features
+        self._cyclic = order == "cyclic"
+        self._tie_code = 0
+        self._tracks_error = self._rule.tracks_error
+        self._no_error = np.zeros(n_features)
+        self._no_error.setflags(write=False)
         size = self._initial_state.size
-        self._snapshot_stride = 1 if size <= 16 else math.ceil(size / 16)
-        # history
-        self._indices = _Buffer(np.int32)
-        self._scores = _Buffer(np.float64)
-        self._mistake_flags = _Buffer(np.bool_)
-        self._update_trials = _Buffer(np.int64)
-        self._snapshots = _Buffer(np.float64, width=size)
-        self._segments: list[_Segment] = []
-        self._diverged_at: int | None = None
-        self._divergence_reason: str | None = None
-        # live state
-        self._state: FloatArray = self._initial_state.copy()
-        self._trials = 0
-        self._mistakes = 0
-        self._live = _Live(epoch_start_state=self._state.copy())
-        self._order_cache: tuple[_Segment, int, NDArray[np.intp]] | None = None
+        self._float_width = 1 + size * (
+            1 + self._tracks_error + (not self._rule.mistake_driven) + self._cyclic
+        )
+        self._history = History(int_width=7, float_width=self._float_width)
+        self._order_cache: tuple[Segment, int, NDArray[np.intp]] | None = None
         self._block = 64
         self._set_current(dataset)
+        state = np.array(self._initial_state)
+        self._live = _Live(
+            state=state,
+            error=np.zeros_like(state),
+            epoch_start=state,
+            tortoise=state,
+        )
+        self._history.add_checkpoint(*self._pack(self._live))
 
     @classmethod
     def from_settings(cls, dataset: Dataset, settings: Settings) -> Simulation:
         return cls(dataset, **settings.as_kwargs())
 
     def _set_current(self, dataset: Dataset) -> None:
-        if dataset.dimension + (1 if self._features.bias else 0) != self._initial_state.shape[-1]:
+        if dataset.dimension + (1 if self._features.bias else 0) != self._n_features:
             raise ValueError(
                 f"the new data have {dataset.dimension} coordinates; this run has "
-                f"{self._initial_state.shape[-1] - (1 if self._features.bias else 0)}"
+                f"{self._n_features - (1 if self._features.bias else 0)}"
             )
         self._dataset = dataset
         self._features = FeatureMap(
@@ -360,12 +269,12 @@ class Simulation:
     @property
     def weights(self) -> FloatArray:
         """A copy of the effective w, in feature order (bias first when bias=True)."""
-        return np.array(self._rule.weights(self._state), dtype=np.float64)
+        return np.array(self._rule.weights(self._live.state), dtype=np.float64)
 
     @property
     def state(self) -> FloatArray:
         """A copy of the rule's full state ((w⁺, w⁻) for Balanced Winnow)."""
-        return self._state.copy()
+        return np.array(self._live.state)
 
     @property
     def initial_weights(self) -> FloatArray:
@@ -382,39 +291,36 @@ class Simulation:
 
     @property
     def trials(self) -> int:
-        return self._trials
+        return self._live.trials
 
     @property
     def mistakes(self) -> int:
-        return self._mistakes
+        return self._live.mistakes
 
     @property
     def epoch(self) -> int:
         """The epoch of the latest trial (0 before the first)."""
-        return self._epoch_of(self._trials) if self._trials else 0
+        return self._history.epoch_of(self._live.trials)
 
     @property
     def trials_left_in_epoch(self) -> int:
         """Trials until the current epoch ends (a whole epoch if it just ended)."""
-        segment = self._segment_continuing_from(self._trials)
-        n = len(self._dataset)
-        if segment is None or segment.dataset is not self._dataset:
-            return n
-        return n - (self._trials - segment.start) % n
+        segment = self._current_segment()
+        if segment is None:
+            return len(self._dataset)
+        return segment.n - (self._live.trials - segment.start) % segment.n
 
-    @property
-    def history_length(self) -> int:
-        """How many trials are recorded (more than `trials` after a rewind)."""
-        return len(self._indices)
+    def _current_segment(self) -> Segment | None:
+        """The segment the next trial continues, if it runs on the current data."""
+        segment = self._history.segment_continuing_from(self._live.trials)
+        return segment if segment is not None and segment.dataset is self._dataset else None
 
     @property
     def converged_at(self) -> int | None:
         """The trial that completed the first epoch with no update on the current data."""
-        segment = self._segment_continuing_from(self._trials)
-        if segment is None or segment.dataset is not self._dataset:
-            return None
-        at = segment.converged_at
-        return at if at is not None and at <= self._trials else None
+        segment = self._current_segment()
+        at = None if segment is None else segment.converged_at
+        return at if at is not None and at <= self._live.trials else None
 
     @property
     def converged(self) -> bool:
@@ -422,15 +328,113 @@ class Simulation:
 
     @property
     def diverged(self) -> bool:
-        return self._diverged_at is not None and self._diverged_at <= self._trials
+        return self._live.diverged_at is not None
 
     @property
     def diverged_at(self) -> int | None:
-        return self._diverged_at if self.diverged else None
+        return self._live.diverged_at
 
     @property
     def divergence_reason(self) -> str | None:
-        return self._divergence_reason if self.diverged else None
+        return self._history.divergence_reason if self.diverged else None
+
+    # -- history -----------------------------------------------------------------------------
+
+    @property
+    def history_length(self) -> int:
+        """How many trials are recorded (more than `trials` after a rewind)."""
+        return self._history.length
+
+    @property
+    def history_nbytes(self) -> int:
+        """Memory held by the history (buffers, checkpoints, past data), in bytes."""
+        return self._history.nbytes(self._dataset)
+
+    def mistake_trials(self) -> NDArray[np.int64]:
+        """The trial numbers of every recorded mistake, ascending (read-only)."""
+        return self._history.mistakes
+
+    def epoch_losses(self) -> FloatArray:
+        """The mean squared error (1/n) Σ (yᵢ − sᵢ)² over the epoch's data, with w (and θ)
+        as at the end of the epoch, of every recorded epoch (read-only); an epoch cut short
+        by new data counts, with w as it was when the data changed."""
+        return self._history.losses
+
+    def seek(self, t: int) -> None:
+        """Restore the learner exactly as it was after trial t (0 <= t <= history_length)."""
+        if not 0 <= t <= self._history.length:
+            raise ValueError(
+                f"cannot seek to trial {t}: {self._history.length} trials are recorded"
+            )
+        self._live = self._replay(t)
+
+    def trial(self, t: int) -> Trial:
+        """The record of trial t (1-based), rebuilt by replay."""
+        if not 1 <= t <= self._history.length:
+            raise IndexError(f"no trial {t}: {self._history.length} trials are recorded")
+        last = self._live.last
+        if last is not None and last.number == t:
+            return self._make_trial(last)
+        return self.trial_records(t, t)[0]
+
+    def trial_records(self, first: int, last: int) -> list[Trial]:
+        """The records of trials first..last (inclusive, 1-based), by one replay."""
+        length = self._history.length
+        if not 1 <= first <= last + 1 <= length + 1:
+            raise IndexError(f"no trials {first}..{last}: {length} trials are recorded")
+        live = self._replay(first - 1)
+        records = []
+        with np.errstate(over="ignore", invalid="ignore"):
+            for _ in range(first, last + 1):
+                segment = self._enter_next(live)
+                self._one_trial(live, segment, record=False)
+                assert live.last is not None
+                records.append(self._make_trial(live.last))
+        return records
+
+    def weights_after_mistakes(self, first_k: int, last_k: int) -> FloatArray:
+        """Effective w after the k-th recorded mistake, k = first_k..last_k (1-based), as an
+        (m, n_features) array, by one replay."""
+        mistakes = self._history.mistakes
+        if not 1 <= first_k <= last_k + 1 <= len(mistakes) + 1:
+            raise IndexError(
+                f"no mistakes {first_k}..{last_k}: {len(mistakes)} mistakes are recorded"
+            )
+        if last_k < first_k:
+            return np.zeros((0, self._n_features))
+        live = self._replay(int(mistakes[first_k - 1]) - 1)
+        sink: list[FloatArray] = []
+        self._replay_to(live, int(mistakes[last_k - 1]), sink)
+        return np.array(sink, dtype=np.float64).reshape(-1, self._n_features)
+
+    @property
+    def last_trial(self) -> Trial | None:
+        t = self._live.trials
+        return self.trial(t) if t else None
+
+    def _make_trial(self, last: _LastTrial) -> Trial:
+        segment, i, t = last.segment, last.index, last.number
+        y = int(segment.y[i])
+        score = last.signed * y + 0.0  # + 0.0: a tie is +0.0, never -0.0
+        if last.signed == 0.0:
+            prediction = (0, 1, -1)[self._tie_code]
+        elif math.isnan(score):
+            prediction = 0
+        else:
+            prediction = 1 if score > 0 else -1
+        return Trial(
+            number=t,
+            index=i,
+            epoch=segment.epoch_of(t),
+            x=tuple(segment.X[i].tolist()),
+            y=y,
+            score=score,
+            prediction=prediction,
+            mistake=last.mistake,
+            weights_before=tuple(self._rule.weights(last.before).tolist()),
+            weights_after=tuple(self._rule.weights(last.after).tolist()),
+            point=tuple(segment.dataset.points[i].tolist()),
+        )
 
     # -- theory of the current data ----------------------------------------------------------------
 
@@ -499,32 +503,28 @@ class Simulation:
 
     def current_margin(self) -> float:
         """minᵢ yᵢ (w·xᵢ − θ)/|w| for the current w; nan when w = 0 or there is no data."""
-        return signed_margin(self._signed_scores(), self._rule.weights(self._state))
-
-    def misclassified(self) -> NDArray[np.bool_]:
-        """Which current points the current w gets wrong (y·s <= 0), read-only."""
-        return self._mistake_mask(self._signed_scores())
+        return signed_margin(self._signed_scores(), self._rule.weights(self._live.state))
 
     def _signed_scores(self) -> FloatArray:
-        """yᵢ sᵢ = yᵢ (w·xᵢ − θ) for every current point."""
+        """yᵢ sᵢ = yᵢ (w·xᵢ − θ) for every current point, ties decided (exactly 0)."""
+        live, X, y = self._live, self._X, self._dataset.labels
         with np.errstate(over="ignore", invalid="ignore"):
-            return self._dataset.labels * self._rule.scores(self._state, self._X)
-
-    @staticmethod
-    def _mistake_mask(signed: FloatArray) -> NDArray[np.bool_]:
-        mask = ~(signed > 0)  # non-finite scores count as mistakes too
-        mask.setflags(write=False)
-        return mask
+            terms = self._terms(live, None)
+            signed: FloatArray = y * rules.dot_rows(X, terms.w, self._rule.threshold)
+            self._snap(signed, X, terms)
+        return signed
 
     def boundary(self) -> InputLine | None:
         """The decision boundary w·x = θ as a line in the input plane (None if it is not one)."""
-        return self._features.input_line(self._rule.weights(self._state), self._rule.threshold)
+        return self._features.input_line(self._rule.weights(self._live.state), self._rule.threshold)
 
     def snapshot(self) -> Snapshot:
         signed = self._signed_scores()  # one pass over the data serves margin and mistakes
+        misclassified = self._mistake_mask(signed, self._dataset.labels)
+        misclassified.setflags(write=False)
         return Snapshot(
-            trials=self._trials,
-            mistakes=self._mistakes,
+            trials=self.trials,
+            mistakes=self.mistakes,
             epoch=self.epoch,
             weights=tuple(self.weights.tolist()),
             threshold=self.threshold,
@@ -533,8 +533,9 @@ class Simulation:
             diverged=self.diverged,
             divergence_reason=self.divergence_reason,
             last_trial=self.last_trial,
-            margin=signed_margin(signed, self._rule.weights(self._state)),
-            misclassified=self._mistake_mask(signed),
+            margin=signed_margin(signed, self._rule.weights(self._live.state)),
+            misclassified=misclassified,
+            diverged_at=self.diverged_at,
         )
 
     # -- changing the data ---------------------------------------------------------------------
@@ -544,22 +545,20 @@ class Simulation:
         if not isinstance(dataset, Dataset):
             raise TypeError(f"dataset must be a Dataset, not {type(dataset).__name__}")
         self._set_current(dataset)
-        self._truncate_future()
+        self._history.truncate(self._live.trials)
 
     # -- running -----------------------------------------------------------------------------------
 
     def step(self) -> Trial:
         """Run one trial and return its record."""
         segment = self._prepare()
-        epoch, position = self._position(segment, self._trials)
-        i = int(self._order(segment, epoch)[position])
-        before = self._rule.weights(self._state)
+        live = self._live
         with np.errstate(over="ignore", invalid="ignore"):
-            score = float(self._rule.scores(self._state, segment.X[i : i + 1])[0])
-            self._advance(segment, position, i, score)
-        return self._make_trial(
-            segment, self._trials, i, score, before, self._rule.weights(self._state)
-        )
+            self._one_trial(live, segment, record=True)
+        self._history.length = live.trials
+        self._maybe_checkpoint()
+        assert live.last is not None
+        return self._make_trial(live.last)
 
     def run(
         self,
@@ -579,204 +578,355 @@ class Simulation:
             raise ValueError(f"max_trials must be >= 0; got {max_trials}")
         deadline = None if budget_seconds is None else time.perf_counter() + budget_seconds
         done = 0
+        live = self._live
         with np.errstate(over="ignore", invalid="ignore"):
             while done < max_trials:
-                if until_converged and (self.converged or self.diverged):
+                if until_converged and self._settled():
                     break
                 segment = self._prepare()
-                rule = self._rule
-                if self._diverged_at is None and not rule.mistake_driven and not rule.batch:
-                    # Online Adaline updates on every trial: there is nothing to jump over.
-                    epoch, position = self._position(segment, self._trials)
-                    i = int(self._order(segment, epoch)[position])
-                    score = float(rule.scores(self._state, segment.X[i : i + 1])[0])
-                    mistakes = self._mistakes
-                    self._advance(segment, position, i, score)
-                    done += 1
-                    if stop_on_mistake and self._mistakes > mistakes:
-                        break
-                else:
-                    mistakes = self._mistakes
-                    done += self._run_epoch(segment, max_trials - done, deadline, stop_on_mistake)
-                    if stop_on_mistake and self._mistakes > mistakes:
-                        break
+                trials_room, updates_room = self._checkpoint_room()
+                mistakes = live.mistakes
+                done += self._advance(
+                    live,
+                    segment,
+                    min(max_trials - done, trials_room),
+                    record=True,
+                    stop_on_mistake=stop_on_mistake,
+                    deadline=deadline,
+                    update_budget=updates_room,
+                )
+                self._history.length = live.trials
+                self._maybe_checkpoint()
+                if stop_on_mistake and live.mistakes > mistakes:
+                    break
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
         return done
 
+    def _settled(self) -> bool:
+        """Whether `run` has nothing more to do: converged or diverged."""
+        return self.converged or self.diverged
+
+    # -- the run code, shared by recording and replay ------------------------------------------
+    #
+    # Each method below takes the live state it advances and `record`: whether to write the
+    # history (mistakes, losses, events). Replay runs the same code with record=False.
+
+    def _advance(
+        self,
+        live: _Live,
+        segment: Segment,
+        limit: int,
+        *,
+        record: bool,
+        stop_on_mistake: bool = False,
+        deadline: float | None = None,
+        update_budget: int | None = None,
+        sink: list[FloatArray] | None = None,
+    ) -> int:
+        """Up to `limit` trials within the current epoch of `segment`; how many ran."""
+        rule = self._rule
+        if live.diverged_at is None and not rule.mistake_driven and not rule.batch:
+            return self._run_every_trial(
+                live, segment, limit, record, stop_on_mistake, deadline, update_budget, sink
+            )
+        return self._run_epoch(
+            live, segment, limit, record, stop_on_mistake, deadline, update_budget, sink
+        )
+
+    def _run_every_trial(
+        self,
+        live: _Live,
+        segment: Segment,
+        limit: int,
+        record: bool,
+        stop_on_mistake: bool,
+        deadline: float | None,
+        update_budget: int | None,
+        sink: list[FloatArray] | None,
+    ) -> int:
+        """Online Adaline updates on every trial: there is nothing to jump over."""
+        _, start = segment.position(live.trials)
+        end = min(segment.n, start + limit)
+        updates = live.updates
+        for position in range(start, end):
+            mistakes = live.mistakes
+            self._one_trial(live, segment, record=record, sink=sink)
+            if (
+                (stop_on_mistake and live.mistakes > mistakes)
+                or live.diverged_at is not None
+                or (update_budget is not None and live.updates - updates >= update_budget)
+                or (
+                    deadline is not None and position % 64 == 63 and time.perf_counter() >= deadline
+                )
+            ):
+                return position + 1 - start
+        return end - start
+
+    def _one_trial(
+        self,
+        live: _Live,
+        segment: Segment,
+        *,
+        record: bool,
+        sink: list[FloatArray] | None = None,
+    ) -> None:
+        """Run the trial after `live.trials` alone, in NumPy: the reference `run` follows.
+
+        Its record is left in `live.last`.
+        """
+        rule = self._rule
+        epoch, position = segment.position(live.trials)
+        i = int(self._order(segment, epoch)[position])
+        X, y = segment.X[i : i + 1], segment.y[i : i + 1]
+        terms = self._terms(live, segment)
+        score = numpy_dot_rows(X, terms.w, rule.threshold)
+        signed = y * score
+        if abs(signed[0]) <= terms.bmax:
+            self._snap(signed, X, terms)
+        mistake = self._is_mistake(float(signed[0]), int(y[0]))
+        t = live.trials + 1
+        before = live.state
+        live.trials = t
+        if mistake:
+            live.mistakes += 1
+            if record:
+                self._history.record_mistake(t)
+        if live.diverged_at is None:
+            raw = float(score[0])
+            if not math.isfinite(raw):
+                self._diverge(live, t, record, f"the score w·x overflowed at trial {t}")
+            elif (mistake or not rule.mistake_driven) and not rule.batch:
+                self._accept(live, t, rule.update(live.state, segment.X[i], int(y[0]), raw), record)
+        if position == segment.n - 1:
+            self._end_epoch(live, segment, record)
+        if sink is not None and mistake:
+            sink.append(rule.weights(live.state))
+        live.last = _LastTrial(t, segment, i, float(signed[0]), mistake, before, live.state)
+
     def _run_epoch(
-        self, segment: _Segment, limit: int, deadline: float | None, stop_on_mistake: bool
+        self,
+        live: _Live,
+        segment: Segment,
+        limit: int,
+        record: bool,
+        stop_on_mistake: bool,
+        deadline: float | None,
+        update_budget: int | None,
+        sink: list[FloatArray] | None,
     ) -> int:
         """Up to `limit` trials, within the current epoch, scoring blocks between updates.
 
         For mistake-driven rules, for batch Adaline (whose one update ends the epoch) and
-        for any rule once diverged (no more updates). Blocks are scored as y·s = w·z − yθ
-        (z = y x), so a mistake is a non-positive entry; updates are recorded at the end.
+        for any rule once diverged (no more updates).
         """
         rule = self._rule
-        epoch, start = self._position(segment, self._trials)
+        epoch, start = segment.position(live.trials)
         order = self._order(segment, epoch)
         end = min(segment.n, start + limit)
-        cyclic = self.settings.order == "cyclic"
-        updating = self._diverged_at is None and rule.mistake_driven
-        first_trial = self._trials + 1 - start  # the trial number at position 0
-        state = self._state
-        parts: list[FloatArray] = []
-        update_trials: list[int] = []
-        update_states: list[FloatArray] = []
+        updating = live.diverged_at is None and rule.mistake_driven
+        stopping = updating or stop_on_mistake
+        first_trial = live.trials + 1 - start  # the trial number at position 0
+        updates = live.updates
+        out = np.empty(end - start)  # the decided y·s of each trial
         position = start
-        scores = np.empty(end - start)  # the compiled scan writes here
+        scored_with = live.state
+        epoch_end_mistake = False
+        labels = segment.y
         while position < end:
-            signed, mistake = self._scan(
-                segment,
-                order,
-                cyclic,
-                state,
-                position,
-                end,
-                updating or stop_on_mistake,
-                scores[position - start :],
+            scored_with = live.state
+            count = self._scan(
+                live, segment, order, position, end, stopping, out[position - start :]
             )
-            parts.append(signed)
-            position += len(signed)
-            if not mistake:
+            position += count
+            if not stopping:
+                chunk = out[position - count - start : position - start]
+                found = np.flatnonzero(
+                    self._mistake_mask(chunk, labels[order[position - count : position]])
+                )
+                if found.size:
+                    trials = first_trial + position - count + found
+                    live.mistakes += int(found.size)
+                    if record:
+                        self._history.record_mistakes(trials.astype(np.int64))
+                    if sink is not None:
+                        epoch_end_mistake = bool(trials[-1] == first_trial + segment.n - 1)
+                        sink.extend([rule.weights(live.state)] * (found.size - epoch_end_mistake))
                 continue
-            if not updating:  # stop_on_mistake: stop after it
-                break
-            t, i = first_trial + position - 1, int(order[position - 1])
-            y = int(segment.y[i])
-            score = float(signed[-1]) * y
-            new_state = rule.update(state, segment.X[i], y, score) if math.isfinite(score) else None
-            if new_state is None or not self._acceptable(t, new_state):
-                updating = False
-                if stop_on_mistake:
-                    break
+            i = int(order[position - 1])
+            y = int(labels[i])
+            signed = float(out[position - 1 - start])
+            if not self._is_mistake(signed, y):
                 continue
-            state = new_state
-            update_trials.append(t)
-            update_states.append(state)
-            if stop_on_mistake or (deadline is not None and time.perf_counter() >= deadline):
+            t = first_trial + position - 1
+            live.mistakes += 1
+            if record:
+                self._history.record_mistake(t)
+            if updating:
+                if math.isfinite(signed):
+                    self._accept(
+                        live, t, rule.update(live.state, segment.X[i], y, signed * y), record
+                    )
+                else:
+                    self._diverge(live, t, record, f"the score w·x overflowed at trial {t}")
+                updating = live.diverged_at is None
+                stopping = updating or stop_on_mistake
+            if sink is not None:
+                if position == segment.n and not updating:
+                    epoch_end_mistake = True
+                else:
+                    sink.append(rule.weights(live.state))
+            if (
+                stop_on_mistake
+                or (update_budget is not None and live.updates - updates >= update_budget)
+                or (deadline is not None and time.perf_counter() >= deadline)
+            ):
                 break
         ran = position - start
-        if ran:
-            labels = segment.y[start:position] if cyclic else segment.y[order[start:position]]
-            signed = np.concatenate(parts)
-            mistakes = ~(signed > 0)
-            self._record(order[start:position], signed * labels, mistakes)
-            self._mistakes += int(np.count_nonzero(mistakes))
-            self._trials += ran
-        self._state = state
-        self._record_updates(update_trials, update_states)
+        if not ran:
+            return 0
+        live.trials += ran
+        last = position - 1
+        i = int(order[last])
+        signed = float(out[last - start])
+        mistake = self._is_mistake(signed, int(labels[i]))
+        before = scored_with
         if position == segment.n:
-            if rule.batch and self._diverged_at is None:
-                self._apply_batch_update(segment)
-            self._end_epoch(segment)
+            self._end_epoch(live, segment, record)
+        if sink is not None and epoch_end_mistake:
+            sink.append(rule.weights(live.state))
+        live.last = _LastTrial(live.trials, segment, i, signed, mistake, before, live.state)
         return ran
 
     def _scan(
         self,
-        segment: _Segment,
+        live: _Live,
+        segment: Segment,
         order: NDArray[np.intp],
-        cyclic: bool,
-        state: FloatArray,
         position: int,
         end: int,
-        find_mistake: bool,
+        stop_at_mistake: bool,
         out: FloatArray,
-    ) -> tuple[FloatArray, bool]:
-        """Signed scores y·s of trials `position`.. with fixed weights, up to `end` or through
-        the first mistake (if `find_mistake`); and whether the last one is a mistake.
+    ) -> int:
+        """Decide trials `position`.. with fixed weights, up to `end` or through the first
+        mistake (if `stop_at_mistake`), writing their y·s (0 for a tie) into `out`;
+        return how many.
 
-        The compiled loop (_scan.c) stops right at the mistake, writing into `out`; without
-        it, NumPy scores blocks sized to the gaps between mistakes seen so far. Same bits.
+        The compiled loop (_scan.c) stops right at the mistake; without it, NumPy scores
+        blocks sized to the gaps between mistakes seen so far. The same bits either way.
         """
         rule = self._rule
-        if find_mistake and _compiled_scan is not None and len(segment.signed_columns) <= 64:
-            weights = tuple(rule.weights(state).tolist())
-            count = _compiled_scan(
-                segment.signed_columns,
-                weights,
+        terms = self._terms(live, segment)
+        module = rules.compiled
+        if module is not None:
+            count: int = module.scan(
+                segment.X,
+                terms.w,
+                terms.c,
                 float(rule.threshold),
+                terms.theta_err,
+                terms.bmax,
+                self._tie_code,
                 segment.y,
                 order,
-                cyclic,
+                self._cyclic,
                 position,
                 end,
+                stop_at_mistake,
                 out,
             )
-            signed = out[:count]
-            return signed, count > 0 and not signed[-1] > 0
-        m = min(self._block, end - position)
-        if cyclic:
-            columns = [c[position : position + m] for c in segment.signed_columns]
-            signs = segment.y[position : position + m] if rule.threshold else 1.0
-        else:
-            rows = order[position : position + m]
-            columns = [c[rows] for c in segment.signed_columns]
-            signs = segment.y[rows] if rule.threshold else 1.0
-        signed = rule.signed_scores(state, columns, signs)
-        if find_mistake:
-            correct = signed > 0  # False for mistakes and for non-finite scores
-            f = int(correct.argmin())
-            if not correct[f]:
+            return count
+        m = min(self._block, end - position, max(1, (1 << 20) // self._n_features))
+        rows = order[position : position + m]
+        X = segment.X[position : position + m] if self._cyclic else segment.X[rows]
+        y = segment.y[rows]
+        signed = y * numpy_dot_rows(X, terms.w, rule.threshold)
+        self._snap(signed, X, terms)
+        count = m
+        if stop_at_mistake:
+            mistakes = self._mistake_mask(signed, y)
+            f = int(mistakes.argmax())
+            if mistakes[f]:
+                count = f + 1
                 self._block = min(64 + 2 * f, _MAX_BLOCK)  # sized to the gap between mistakes
-                return signed[: f + 1], True
-        self._block = min(2 * self._block, _MAX_BLOCK)
-        return signed, False
+        if count == m:
+            self._block = min(2 * self._block, _MAX_BLOCK)
+        out[:count] = signed[:count]
+        return count
 
-    # -- one trial -------------------------------------------------------------------------------
+    # -- deciding a trial --------------------------------------------------------------------
 
-    def _advance(self, segment: _Segment, position: int, i: int, score: float) -> None:
-        """Record trial (row i, its score) and apply the rule's update, if any."""
-        t = self._trials + 1
-        y = int(segment.y[i])
-        mistake = not y * score > 0
-        self._record(np.array([i], dtype=np.int32), np.array([score]), np.array([mistake]))
-        self._trials = t
-        self._mistakes += mistake
-        if self._diverged_at is None:
-            new_state: FloatArray | None = None
-            rule = self._rule
-            if not math.isfinite(score):
-                self._diverge(t, f"the score w·x overflowed at trial {t}")
-            elif rule.batch:
-                if position == segment.n - 1:
-                    self._apply_batch_update(segment)
-            elif mistake or not rule.mistake_driven:
-                new_state = rule.update(self._state, segment.X[i], y, score)
-            if new_state is not None:
-                self._accept(t, new_state)
-        if position == segment.n - 1:
-            self._end_epoch(segment)
+    def _terms(self, live: _Live, segment: Segment | None) -> _Terms:
+        """The effective w and the tie bound's coefficients for the live state, with bmax
+        for `segment` (cached; None: bmax over the current data, not cached)."""
+        terms = live.terms
+        if terms is None:
+            w = np.ascontiguousarray(self._rule.weights(live.state), dtype=np.float64)
+            terms = live.terms = _Terms(w, self._no_error, 0.0)
+        if segment is None or terms.segment is not segment:
+            if not self._tracks_error:
+                bmax = 0.0
+            else:
+                X = self._X if segment is None else segment.X
+                column_max = (
+                    segment.column_max
+                    if segment is not None
+                    else (np.maximum(X.max(axis=0), -X.min(axis=0)) if X.shape[0] else terms.c)
+                )
+                # Any sum of these nonnegative terms is within a factor 1 + d·u of another,
+                # so twice this bounds every row's computed b.
+                bmax = 2.0 * (float(np.dot(column_max, terms.c)) + terms.theta_err)
+            if segment is None:
+                return replace(terms, bmax=bmax)
+            terms.bmax, terms.segment = bmax, segment
+        return terms
 
-    def _accept(self, t: int, new_state: FloatArray) -> None:
-        """Take the update of trial t, unless it overflowed."""
-        if self._acceptable(t, new_state):
-            self._state = new_state
-            self._record_updates([t], [new_state])
+    @staticmethod
+    def _snap(signed: FloatArray, X: FloatArray, terms: _Terms) -> None:
+        """Set to 0 (in place) each y·s within its rounding-error bound b = Σ|x_j| c_j + θ_err:
+        an exact tie. b is computed only where |y·s| <= bmax, its bound over all rows."""
+        near = np.flatnonzero(np.abs(signed) <= terms.bmax)
+        if near.size:
+            bound = numpy_dot_rows(np.abs(X[near]), terms.c) + terms.theta_err
+            signed[near[np.abs(signed[near]) <= bound]] = 0.0
 
-    def _acceptable(self, t: int, new_state: FloatArray) -> bool:
-        """Whether trial t's update stays finite and below 1e150; if not, diverge."""
+    def _is_mistake(self, signed: float, y: int) -> bool:
+        """`_mistake_mask` for one trial."""
+        if signed == 0.0:
+            return self._tie_code == 0 or (y < 0 if self._tie_code == 1 else y > 0)
+        return not signed > 0.0  # negative or NaN
+
+    def _mistake_mask(self, signed: FloatArray, y: NDArray[np.int8]) -> NDArray[np.bool_]:
+        """Which decided y·s are mistakes: negative, NaN, or a tie that the tie rule gets wrong
+        ("mistake": every tie; "positive": predicts +1, wrong for y = −1; "negative": −1)."""
+        mask: NDArray[np.bool_] = (signed < 0) | np.isnan(signed)
+        tie = self._tie_code
+        if tie == 0:
+            mask |= signed == 0
+        else:
+            mask |= (signed == 0) & ((y < 0) if tie == 1 else (y > 0))
+        return mask
+
+    # -- updates and the end of an epoch -----------------------------------------------------
+
+    def _accept(self, live: _Live, t: int, new_state: FloatArray, record: bool) -> None:
+        """Take the update of trial t, unless it overflowed (then diverge)."""
         if new_state.size <= 16:  # plain floats are quicker than NumPy for a few numbers
             within = all(-_OVERFLOW <= v <= _OVERFLOW for v in new_state.ravel().tolist())
         else:
             within = bool(np.abs(new_state).max() <= _OVERFLOW)
-        if within:  # NaN fails both tests
-            return True
-        self._diverge(t, self._divergence_message(t))
-        return False
+        if not within:  # NaN fails both tests
+            self._diverge(live, t, record, None)
+            return
+        live.state = new_state
+        live.terms = None
+        live.updates += 1
+        live.epoch_updates += 1
 
-    def _apply_batch_update(self, segment: _Segment) -> None:
-        """Batch Adaline's step at the end of the epoch that the latest trial completed."""
-        self._accept(self._trials, self._batch_update(self._state, self._trials, segment))
-
-    def _batch_update(self, state: FloatArray, t: int, segment: _Segment) -> FloatArray:
-        """Adaline's batch step at the end of the epoch ending with trial t."""
-        first = t - segment.n  # trials first+1 .. t form the epoch
-        rows = self._indices.view[first:t]
-        return self._rule.update_batch(  # type: ignore[attr-defined,no-any-return]
-            state, segment.X[rows], segment.y[rows], self._scores.view[first:t]
-        )
+    def _diverge(self, live: _Live, t: int, record: bool, reason: str | None) -> None:
+        live.diverged_at = t
+        if record:
+            self._history.record_divergence(t, reason or self._divergence_message(t))
 
     def _divergence_message(self, t: int) -> str:
         rule = self._rule
@@ -793,204 +943,198 @@ class Simulation:
             "updating (try a smaller α or scaled data)"
         )
 
-    def _diverge(self, t: int, reason: str) -> None:
-        self._diverged_at = t
-        self._divergence_reason = reason
-
-    def _end_epoch(self, segment: _Segment) -> None:
-        if self._diverged_at is None and segment.converged_at is None:
-            if self._rule.mistake_driven:
-                settled = self._live.epoch_updates == 0
+    def _end_epoch(self, live: _Live, segment: Segment, record: bool) -> None:
+        """The batch step, the convergence test and the epoch's loss, as trial `live.trials`
+        completes an epoch of `segment`."""
+        rule = self._rule
+        if rule.batch and live.diverged_at is None:
+            self._accept(live, live.trials, self._batch_update(live, segment), record)
+        if record and live.diverged_at is None and segment.converged_at is None:
+            if rule.mistake_driven:
+                settled = live.epoch_updates == 0
             else:
-                change = float(np.max(np.abs(self._state - self._live.epoch_start_state)))
+                assert live.epoch_start is not None
+                change = float(np.max(np.abs(live.state - live.epoch_start)))
                 settled = change <= self.settings.tolerance * max(
-                    1.0, float(np.max(np.abs(self._state)))
+                    1.0, float(np.max(np.abs(live.state)))
                 )
             if settled:
-                segment.converged_at = self._trials
-        self._live = _Live(0, self._state.copy())
+                segment.converged_at = live.trials
+        if record:
+            self._history.record_loss(self._loss(live.state, segment))
+        live.epoch_updates = 0
+        if not rule.mistake_driven:
+            live.epoch_start = live.state
 
-    # -- history ---------------------------------------------------------------------------------
+    def _batch_update(self, live: _Live, segment: Segment) -> FloatArray:
+        """Adaline's batch step at the end of the epoch that trial `live.trials` completed:
+        the epoch's trials scored again with the w they were scored with (the same bits)."""
+        epoch = segment.epoch_of(live.trials)
+        rows = self._order(segment, epoch)
+        X = segment.X[rows]
+        scores = numpy_dot_rows(X, self._rule.weights(live.state), self._rule.threshold)
+        return self._rule.update_batch(  # type: ignore[attr-defined,no-any-return]
+            live.state, X, segment.y[rows], scores
+        )
 
-    def _record(
-        self, indices: NDArray[Any], scores: FloatArray, mistakes: NDArray[np.bool_]
-    ) -> None:
-        self._indices.extend(indices)
-        self._scores.extend(scores)
-        self._mistake_flags.extend(mistakes)
+    def _loss(self, state: FloatArray, segment: Segment) -> float:
+        """The mean squared error (1/n) Σ (yᵢ − sᵢ)² of `state` over the segment's data."""
+        if not segment.n:
+            return math.nan
+        rule = self._rule
+        return (
+            rules.squared_error(segment.X, rule.weights(state), rule.threshold, segment.y)
+            / segment.n
+        )
 
-    def _record_updates(self, trials: list[int], states: list[FloatArray]) -> None:
-        """Record updates (trial numbers, states after), keeping every stride-th state."""
-        if not trials:
-            return
-        before = len(self._update_trials)
-        self._update_trials.extend(np.array(trials, dtype=np.int64))
-        self._live.epoch_updates += len(trials)
-        stride = self._snapshot_stride
-        kept = [s.ravel() for k, s in enumerate(states, before + 1) if k % stride == 0]
-        if kept:
-            self._snapshots.extend(np.array(kept))
+    # -- segments, checkpoints, replay -------------------------------------------------------
 
-    def _truncate_future(self) -> None:
-        """Forget recorded trials after the current one (they were computed for another past)."""
-        t = self._trials
-        if len(self._indices) > t:
-            self._indices.truncate(t)
-            self._scores.truncate(t)
-            self._mistake_flags.truncate(t)
-            updates = int(np.searchsorted(self._update_trials.view, t, side="right"))
-            self._update_trials.truncate(updates)
-            self._snapshots.truncate(updates // self._snapshot_stride)
-            if self._diverged_at is not None and self._diverged_at > t:
-                self._diverged_at = None
-                self._divergence_reason = None
-        while self._segments and self._segments[-1].start > t:
-            self._segments.pop()
-        if self._segments:
-            last = self._segments[-1]
-            if last.converged_at is not None and last.converged_at > t:
-                last.converged_at = None
-
-    def _prepare(self) -> _Segment:
-        """The segment the next trial belongs to, opening one for new data if needed."""
+    def _prepare(self) -> Segment:
+        """The segment the next recorded trial belongs to, opening one for new data."""
         if len(self._dataset) == 0:
             raise ValueError("the dataset is empty: place some points before stepping")
-        self._truncate_future()
-        t = self._trials
-        if self._segments and self._segments[-1].dataset is self._dataset:
-            return self._segments[-1]
-        if self._segments and self._segments[-1].start == t:
-            self._segments.pop()  # no trials ran on that data
-        first_epoch = self._epoch_of(t) + 1 if t else 1
-        segment = _Segment(t, first_epoch, self._dataset, self._X, self._dataset.labels)
-        self._segments.append(segment)
-        self._live = _Live(0, self._state.copy())
+        history, live = self._history, self._live
+        segments = history.segments
+        if (
+            history.length == live.trials
+            and segments
+            and live.segment is segments[-1]
+            and segments[-1].dataset is self._dataset
+        ):
+            return segments[-1]  # the usual case: going on where the run stands
+        t = live.trials
+        history.truncate(t)
+        if not segments or segments[-1].dataset is not self._dataset:
+            if segments and segments[-1].start == t:
+                history.drop_last_segment()  # no trial ran on those data
+            previous = history.segment_continuing_from(t)
+            if previous is not None and (t - previous.start) % previous.n:
+                history.record_loss(self._loss(live.state, previous))  # the epoch cut short
+            first_epoch = history.epoch_of(t) + 1
+            X = self._X
+            history.add_segment(Segment(t, first_epoch, self._dataset, X, self._dataset.labels))
+        segment = history.segments[-1]
+        self._enter(live, segment, len(history.segments) - 1)
         return segment
 
-    def _segment_of_trial(self, t: int) -> _Segment:
-        """The segment holding trial t (1 <= t <= history_length)."""
-        for segment in reversed(self._segments):
-            if segment.start < t:
-                return segment
-        raise IndexError(t)
+    def _enter(self, live: _Live, segment: Segment, index: int) -> None:
+        """Start the bookkeeping of a new stretch of data, if `live` is not on it yet."""
+        if live.segment is not segment:
+            live.segment, live.segment_index = segment, index
+            live.epoch_updates = 0
+            live.epoch_start = live.state
+            live.min_loss = math.inf
+            live.power, live.lam, live.tortoise = 1, 1, live.state
 
-    def _segment_continuing_from(self, t: int) -> _Segment | None:
-        """The segment in which trial t + 1 would run, if the data had not changed."""
-        for segment in reversed(self._segments):
-            if segment.start <= t:
-                return segment
-        return None
+    def _enter_next(self, live: _Live) -> Segment:
+        """The recorded segment of the trial after `live.trials` (replay), entered."""
+        history = self._history
+        index = history.segment_index_continuing_from(live.trials)
+        segment = history.segments[index]
+        self._enter(live, segment, index)
+        return segment
 
-    def _epoch_of(self, t: int) -> int:
-        segment = self._segment_of_trial(t)
-        return segment.first_epoch + (t - segment.start - 1) // segment.n
-
-    def _position(self, segment: _Segment, t: int) -> tuple[int, int]:
-        """(epoch, position in epoch) of the trial after t, within `segment`."""
-        k = t - segment.start
-        return segment.first_epoch + k // segment.n, k % segment.n
-
-    def _order(self, segment: _Segment, epoch: int) -> NDArray[np.intp]:
+    def _order(self, segment: Segment, epoch: int) -> NDArray[np.intp]:
         """The rows of `segment` in the order epoch `epoch` visits them."""
         cache = self._order_cache
         if cache is not None and cache[0] is segment and cache[1] == epoch:
             return cache[2]
-        if self.settings.order == "cyclic":
-            order = np.arange(segment.n)
+        if self._cyclic:
+            order = np.arange(segment.n, dtype=np.intp)
         else:
             rng = np.random.default_rng(
                 np.random.SeedSequence(self.settings.seed, spawn_key=(1, epoch))
             )
-            order = rng.permutation(segment.n)
+            order = rng.permutation(segment.n).astype(np.intp)
+        order.setflags(write=False)
         self._order_cache = (segment, epoch, order)
         return order
 
-    def _state_after(self, t: int) -> FloatArray:
-        """The rule's state after trial t, from the snapshots (replaying at most a few updates)."""
-        updates = int(np.searchsorted(self._update_trials.view, t, side="right"))
-        base = updates // self._snapshot_stride
-        state = (
-            self._snapshots.view[base - 1].reshape(self._initial_state.shape)
-            if base
-            else self._initial_state
-        )
-        for q in range(base * self._snapshot_stride, updates):
-            trial = int(self._update_trials.view[q])
-            segment = self._segment_of_trial(trial)
-            if self._rule.batch:
-                state = self._batch_update(state, trial, segment)
-            else:
-                i = int(self._indices.view[trial - 1])
-                state = self._rule.update(
-                    state, segment.X[i], int(segment.y[i]), float(self._scores.view[trial - 1])
-                )
-        return np.array(state, dtype=np.float64)
+    def _checkpoint_room(self) -> tuple[int, int]:
+        """(trials, updates) until the next checkpoint is due."""
+        last = self._history.last_checkpoint
+        live = self._live
+        trials = max(1, _CHECKPOINT_WORK // self._n_features - (live.trials - int(last[0])))
+        return trials, max(1, _CHECKPOINT_UPDATES - (live.updates - int(last[2])))
 
-    def trial(self, t: int) -> Trial:
-        """The record of trial t (1-based), rebuilt from history."""
-        if not 1 <= t <= len(self._indices):
-            raise IndexError(f"no trial {t}: {len(self._indices)} trials are recorded")
-        segment = self._segment_of_trial(t)
-        i = int(self._indices.view[t - 1])
-        return self._make_trial(
-            segment,
-            t,
-            i,
-            float(self._scores.view[t - 1]),
-            self._rule.weights(self._state_after(t - 1)),
-            self._rule.weights(self._state_after(t)),
+    def _maybe_checkpoint(self) -> None:
+        trials, updates = self._checkpoint_room()
+        last = self._history.last_checkpoint
+        live = self._live
+        if live.trials - int(last[0]) >= trials or live.updates - int(last[2]) >= updates:
+            self._history.add_checkpoint(*self._pack(live))
+
+    def _pack(self, live: _Live) -> tuple[NDArray[np.int64], FloatArray]:
+        ints = np.array(
+            [
+                live.trials,
+                live.mistakes,
+                live.updates,
+                live.epoch_updates,
+                live.power,
+                live.lam,
+                live.segment_index,
+            ],
+            dtype=np.int64,
+        )
+        parts = [np.array([live.min_loss]), live.state.ravel()]
+        if self._tracks_error:
+            parts.append(live.error.ravel())
+        if not self._rule.mistake_driven:
+            assert live.epoch_start is not None
+            parts.append(live.epoch_start.ravel())
+        if self._cyclic:
+            assert live.tortoise is not None
+            parts.append(live.tortoise.ravel())
+        return ints, np.concatenate(parts)
+
+    def _unpack(self, ints: NDArray[np.int64], floats: FloatArray) -> _Live:
+        shape = self._initial_state.shape
+        size = self._initial_state.size
+        vectors = iter(np.split(floats[1:], range(size, floats.size - 1, size)))
+
+        def take() -> FloatArray:
+            return np.array(next(vectors).reshape(shape))
+
+        state = take()
+        error = take() if self._tracks_error else np.zeros_like(state)
+        epoch_start = take() if not self._rule.mistake_driven else state
+        tortoise = take() if self._cyclic else state
+        trials, mistakes, updates, epoch_updates, power, lam, index = (int(v) for v in ints)
+        diverged_at = self._history.diverged_at
+        return _Live(
+            state=state,
+            error=error,
+            trials=trials,
+            mistakes=mistakes,
+            updates=updates,
+            epoch_updates=epoch_updates,
+            epoch_start=epoch_start,
+            min_loss=float(floats[0]),
+            power=power,
+            lam=lam,
+            tortoise=tortoise,
+            segment=self._history.segments[index] if index >= 0 else None,
+            segment_index=index,
+            diverged_at=diverged_at if diverged_at is not None and diverged_at <= trials else None,
         )
 
-    @property
-    def last_trial(self) -> Trial | None:
-        return self.trial(self._trials) if self._trials else None
+    def _replay(self, t: int) -> _Live:
+        """The live state after trial t: from the current state when it is on the way, else
+        from the checkpoint at or before t, replayed."""
+        current = self._live
+        ints, floats = self._history.checkpoint_at_or_before(t)
+        on_the_way = int(ints[0]) <= current.trials <= t
+        live = current.copy() if on_the_way else self._unpack(ints, floats)
+        self._replay_to(live, t)
+        return live
 
-    def _make_trial(
-        self, segment: _Segment, t: int, i: int, score: float, before: FloatArray, after: FloatArray
-    ) -> Trial:
-        y = int(segment.y[i])
-        prediction = 0 if score == 0 or math.isnan(score) else (1 if score > 0 else -1)
-        return Trial(
-            number=t,
-            index=i,
-            epoch=segment.first_epoch + (t - segment.start - 1) // segment.n,
-            x=tuple(segment.X[i].tolist()),
-            y=y,
-            score=score,
-            prediction=prediction,
-            mistake=not y * score > 0,
-            weights_before=tuple(before.tolist()),
-            weights_after=tuple(after.tolist()),
-            point=tuple(segment.dataset.points[i].tolist()),
-        )
-
-    def seek(self, t: int) -> None:
-        """Restore the learner exactly as it was after trial t (0 <= t <= history_length)."""
-        if not 0 <= t <= len(self._indices):
-            raise ValueError(f"cannot seek to trial {t}: {len(self._indices)} trials are recorded")
-        self._state = self._state_after(t)
-        self._trials = t
-        self._mistakes = int(np.count_nonzero(self._mistake_flags.view[:t]))
-        segment = self._segment_continuing_from(t)
-        if segment is None:
-            self._live = _Live(0, self._state.copy())
-            return
-        k = t - segment.start
-        epoch_start = t - k % segment.n
-        updates = self._update_trials.view
-        count = int(
-            np.searchsorted(updates, t, side="right")
-            - np.searchsorted(updates, epoch_start, side="right")
-        )
-        self._live = _Live(count, self._state_after(epoch_start))
-
-    def history_nbytes(self) -> int:
-        """Memory held by the history buffers, in bytes."""
-        buffers = (
-            self._indices,
-            self._scores,
-            self._mistake_flags,
-            self._update_trials,
-            self._snapshots,
-        )
-        return sum(b.nbytes for b in buffers)
+    def _replay_to(self, live: _Live, t: int, sink: list[FloatArray] | None = None) -> None:
+        """Advance `live` to trial t along the recorded history, recording nothing."""
+        segments = self._history.segments
+        with np.errstate(over="ignore", invalid="ignore"):
+            while live.trials < t:
+                segment = self._enter_next(live)
+                index = live.segment_index
+                stop = segments[index + 1].start if index + 1 < len(segments) else t
+                self._advance(live, segment, min(t, stop) - live.trials, record=False, sink=sink)

@@ -1,0 +1,271 @@
+"""What a run recorded: enough to replay any trial, at a cost per update and per checkpoint.
+
+A run is deterministic given its settings and the data each stretch of trials ran on (the
+segments), so the history does not store trials. It keeps
+
+- the segments (the data, and where each stretch starts);
+- the trial number of every mistake (8 bytes per mistake);
+- the mean squared error at the end of every epoch (8 bytes per epoch);
+- checkpoints: the learner's whole live state every so many updates or trials, packed by
+  the simulation into one row of integers (the trial number first) and one of floats;
+- the events: convergence and cycles per segment, and the one divergence.
+
+`Simulation` answers `trial(t)`, `seek(t)` and the other queries by restoring the
+checkpoint at or before the trial and replaying from it with its fast run code.
+
+Truncating (when stepping on from a rewound state replaces the future) copies what stays
+into new arrays, so an array handed out earlier by a query never changes under its holder.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from simulator.engine.dataset import Dataset
+
+__all__ = ["Buffer", "History", "Segment"]
+
+FloatArray = NDArray[np.float64]
+
+
+class Buffer:
+    """A growable NumPy array of rows: appends at amortised O(1), views never rewritten.
+
+    It grows by a quarter, not double, so that its spare capacity stays small.
+    """
+
+    __slots__ = ("_data", "_size")
+
+    def __init__(self, dtype: Any, width: int | None = None, capacity: int = 64) -> None:
+        shape = (capacity,) if width is None else (capacity, width)
+        self._data: NDArray[Any] = np.empty(shape, dtype=dtype)
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _reserve(self, extra: int) -> None:
+        need = self._size + extra
+        if need > self._data.shape[0]:
+            capacity = max(need, self._data.shape[0] * 5 // 4 + 64)
+            grown = np.empty((capacity, *self._data.shape[1:]), dtype=self._data.dtype)
+            grown[: self._size] = self._data[: self._size]
+            self._data = grown
+
+    def append(self, value: Any) -> None:
+        self._reserve(1)
+        self._data[self._size] = value
+        self._size += 1
+
+    def extend(self, values: NDArray[Any]) -> None:
+        k = values.shape[0]
+        if k:
+            self._reserve(k)
+            self._data[self._size : self._size + k] = values
+            self._size += k
+
+    def truncate(self, size: int) -> None:
+        """Keep the first `size` rows, in a new array (views handed out stay as they were)."""
+        if size < self._size:
+            kept = np.empty((max(size * 5 // 4, 64), *self._data.shape[1:]), self._data.dtype)
+            kept[:size] = self._data[:size]
+            self._data = kept
+            self._size = size
+
+    @property
+    def view(self) -> NDArray[Any]:
+        """The rows so far, read-only."""
+        rows = self._data[: self._size]
+        rows.flags.writeable = False
+        return rows
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._data.nbytes)
+
+
+@dataclass(eq=False)
+class Segment:
+    """A stretch of trials over one dataset; it starts after `start` trials, at an epoch start.
+
+    `X` is the feature matrix (row-major, read-only), `y` the labels. The events found on
+    these data: `converged_at` (the trial that completed an epoch without update),
+    `cycle_found_at` and `cycle_period` (w at an epoch start repeated one `cycle_period`
+    epochs earlier).
+    """
+
+    start: int
+    first_epoch: int
+    dataset: Dataset
+    X: FloatArray
+    y: NDArray[np.int8]
+    converged_at: int | None = None
+    cycle_found_at: int | None = None
+    cycle_period: int | None = None
+    column_max: FloatArray = field(init=False)
+    n: int = field(init=False)  # the number of rows
+
+    def __post_init__(self) -> None:
+        self.n = int(self.y.shape[0])
+        # max |x_j| over the rows: bounds the score's rounding error over all rows at once
+        if self.n:  # two reductions, no temporary copy of X
+            self.column_max = np.maximum(self.X.max(axis=0), -self.X.min(axis=0))
+        else:
+            self.column_max = np.zeros(self.X.shape[1], dtype=np.float64)
+
+    def epoch_of(self, t: int) -> int:
+        """The epoch of trial t (start < t)."""
+        return self.first_epoch + (t - self.start - 1) // self.n
+
+    def position(self, t: int) -> tuple[int, int]:
+        """(epoch, position in the epoch) of the trial after t."""
+        k = t - self.start
+        return self.first_epoch + k // self.n, k % self.n
+
+
+class History:
+    """The record of a run (see the module docstring). `length` trials are recorded."""
+
+    def __init__(self, int_width: int, float_width: int) -> None:
+        self.length = 0
+        self.segments: list[Segment] = []
+        self._starts: list[int] = []  # segment starts, for bisect
+        self._mistakes = Buffer(np.int64)
+        self._losses = Buffer(np.float64)
+        self._checkpoint_ints = Buffer(np.int64, width=int_width)
+        self._checkpoint_floats = Buffer(np.float64, width=float_width)
+        self.diverged_at: int | None = None
+        self.divergence_reason: str | None = None
+
+    # -- recording -------------------------------------------------------------------------
+
+    def record_mistakes(self, trials: NDArray[np.int64]) -> None:
+        self._mistakes.extend(trials)
+
+    def record_mistake(self, trial: int) -> None:
+        self._mistakes.append(trial)
+
+    def record_loss(self, loss: float) -> None:
+        self._losses.append(loss)
+
+    def record_divergence(self, trial: int, reason: str) -> None:
+        self.diverged_at, self.divergence_reason = trial, reason
+
+    def add_checkpoint(self, ints: NDArray[np.int64], floats: FloatArray) -> None:
+        """A checkpoint: the live state packed as integers (the trial first) and floats."""
+        if len(self._checkpoint_ints) and self.last_checkpoint[0] == ints[0]:
+            return  # one per trial is enough
+        self._checkpoint_ints.append(ints)
+        self._checkpoint_floats.append(floats)
+
+    def add_segment(self, segment: Segment) -> None:
+        self.segments.append(segment)
+        self._starts.append(segment.start)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def mistakes(self) -> NDArray[np.int64]:
+        """The trial numbers of the recorded mistakes, ascending (read-only)."""
+        return self._mistakes.view
+
+    @property
+    def losses(self) -> FloatArray:
+        """The mean squared error at the end of each recorded epoch (read-only)."""
+        return self._losses.view
+
+    def mistakes_through(self, t: int) -> int:
+        """How many recorded mistakes happened at trials 1..t."""
+        return int(np.searchsorted(self._mistakes.view, t, side="right"))
+
+    @property
+    def last_checkpoint(self) -> NDArray[np.int64]:
+        last: NDArray[np.int64] = self._checkpoint_ints.view[-1]
+        return last
+
+    def checkpoint_at_or_before(self, t: int) -> tuple[NDArray[np.int64], FloatArray]:
+        """The packed live state of the latest checkpoint at a trial <= t."""
+        trials = self._checkpoint_ints.view[:, 0]
+        k = int(np.searchsorted(trials, t, side="right")) - 1
+        if k < 0:
+            raise IndexError(f"no checkpoint at or before trial {t}")
+        return self._checkpoint_ints.view[k], self._checkpoint_floats.view[k]
+
+    def _segment_index(self, t: int, *, inclusive: bool) -> int:
+        find = bisect.bisect_right if inclusive else bisect.bisect_left
+        return find(self._starts, t) - 1
+
+    def segment_of_trial(self, t: int) -> Segment:
+        """The segment holding trial t (1 <= t <= length)."""
+        k = self._segment_index(t, inclusive=False)
+        if k < 0:
+            raise IndexError(t)
+        return self.segments[k]
+
+    def segment_continuing_from(self, t: int) -> Segment | None:
+        """The segment in which trial t + 1 would run, if the data had not changed."""
+        k = self._segment_index(t, inclusive=True)
+        return self.segments[k] if k >= 0 else None
+
+    def segment_index_continuing_from(self, t: int) -> int:
+        """The index of `segment_continuing_from(t)` (-1: none)."""
+        return self._segment_index(t, inclusive=True)
+
+    def epoch_of(self, t: int) -> int:
+        """The epoch of trial t (0 for t = 0)."""
+        return self.segment_of_trial(t).epoch_of(t) if t else 0
+
+    def epochs_completed(self, t: int) -> int:
+        """How many epochs had ended after trial t (one cut short by new data counts, from
+        the moment the new data's segment opens)."""
+        segment = self.segment_continuing_from(t)
+        if segment is None:
+            return 0
+        return segment.first_epoch - 1 + (t - segment.start) // segment.n
+
+    # -- forgetting the future ---------------------------------------------------------------
+
+    def truncate(self, t: int) -> None:
+        """Forget everything recorded after trial t (it was computed for another past)."""
+        if self.length > t:
+            self.length = t
+            self._mistakes.truncate(self.mistakes_through(t))
+            trials = self._checkpoint_ints.view[:, 0]
+            kept = int(np.searchsorted(trials, t, side="right"))
+            self._checkpoint_ints.truncate(kept)
+            self._checkpoint_floats.truncate(kept)
+            if self.diverged_at is not None and self.diverged_at > t:
+                self.diverged_at = self.divergence_reason = None
+        while self.segments and self.segments[-1].start > t:
+            self.segments.pop()
+            self._starts.pop()
+        for segment in self.segments[-1:]:
+            if segment.converged_at is not None and segment.converged_at > t:
+                segment.converged_at = None
+            if segment.cycle_found_at is not None and segment.cycle_found_at > t:
+                segment.cycle_found_at = segment.cycle_period = None
+        self._losses.truncate(self.epochs_completed(t))
+
+    def drop_last_segment(self) -> None:
+        """Forget the last segment (no trial ran on it) and what opening it recorded."""
+        start = self.segments.pop().start
+        self._starts.pop()
+        self._losses.truncate(self.epochs_completed(start))
+
+    # -- memory ----------------------------------------------------------------------------
+
+    def nbytes(self, current: Dataset | None = None) -> int:
+        """Bytes held: the buffers, plus the feature matrices of past data kept for replay."""
+        buffers = (self._mistakes, self._losses, self._checkpoint_ints, self._checkpoint_floats)
+        total = sum(b.nbytes for b in buffers)
+        seen: set[int] = set()
+        for segment in self.segments:
+            if segment.dataset is not current and id(segment.X) not in seen:
+                seen.add(id(segment.X))
+                total += int(segment.X.nbytes)
+        return total
