@@ -277,12 +277,12 @@ def _run_one(
     should_stop: ShouldStop | None,
     tick: Callable[[], None],
 ) -> tuple[list[int], WeightTrace | None]:
-    """Run `sim` to `limit` trials (or convergence), stopping after each mistake to note it."""
+    """Run `sim` to `limit` trials (or convergence); its mistake trials, and with a mask of
+    the relevant variables its weights after each mistake (it then stops at each one)."""
     bias = 1 if sim.features.bias else 0
     trace: list[tuple[int, tuple[list[float], float, float, float]]] = []
     if relevant_mask is not None:
         trace.append((0, _trace_point(sim.weights[bias:], relevant_mask)))
-    mistake_trials: list[int] = []
     while sim.trials < limit and not (until_converged and (sim.converged or sim.diverged)):
         if should_stop is not None and should_stop():
             raise LabCancelled
@@ -290,14 +290,13 @@ def _run_one(
         sim.run(
             limit - sim.trials,
             until_converged=until_converged,
-            stop_on_mistake=True,
+            stop_on_mistake=relevant_mask is not None,
             budget_seconds=0.05,  # answer a cancel soon; the trajectory does not depend on it
         )
-        if sim.mistakes > before:
-            mistake_trials.append(sim.trials)
-            if relevant_mask is not None:
-                trace.append((sim.trials, _trace_point(sim.weights[bias:], relevant_mask)))
+        if relevant_mask is not None and sim.mistakes > before:
+            trace.append((sim.trials, _trace_point(sim.weights[bias:], relevant_mask)))
         tick()
+    mistake_trials = sim.mistake_trials()[: sim.mistakes].tolist()
     if relevant_mask is None:
         return mistake_trials, None
     variables = tuple(int(j) + 1 for j in np.flatnonzero(relevant_mask))

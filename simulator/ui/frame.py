@@ -57,6 +57,8 @@ class Frame:
     # d ≠ 2 (the high-dimensional view): the variables (from 1) of the largest OR the
     # boolean data allow, so their weights can stand out; None when there is no such OR.
     relevant: tuple[int, ...] | None = None
+    # The trials (from 1) of the mistakes up to this moment, read-only (k against the trial).
+    mistake_trials: NDArray[np.int64] | None = None
 
 
 def format_number(value: float | None, digits: int = 6) -> str:
@@ -148,6 +150,7 @@ def build_frame(sim: Simulation) -> Frame:
         status=status_text(sim, snapshot, report),
         boundary_note=note,
         relevant=disjunction_variables(sim.dataset) if sim.dataset.dimension != 2 else None,
+        mistake_trials=sim.mistake_trials()[: snapshot.mistakes],
     )
 
 

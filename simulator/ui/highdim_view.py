@@ -7,8 +7,8 @@ line. Stepping and running go on as usual through the side panel.
 
 When every weight is positive (Winnow from w₀ = 1) the bars show log₂ w, rising from
 w = 1 for a promoted variable and falling for a demoted one, with θ as a dashed line;
-otherwise they show w from 0. The mistakes chart draws the (trial, k) of each frame it is
-shown, so while running fast it joins the frames' points rather than every trial.
+otherwise they show w from 0. The mistakes chart draws the frame's mistake trials
+exactly: k steps up by one at each mistake trial.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 from simulator.engine import Dataset
 from simulator.ui import style
 from simulator.ui.frame import Frame, format_number
-from simulator.ui.lab_charts import count_text
+from simulator.ui.lab_charts import count_text, staircase
 
 __all__ = ["HighDimView"]
 
@@ -84,7 +84,7 @@ class HighDimView(QWidget):
         self.bars.getPlotItem().addLine(y=0, pen=pg.mkPen("#444444", width=1))
 
         self.mistakes_chart = _Chart("highDimMistakesChart", "trial", "mistakes k", legend=False)
-        self._k_curve = self.mistakes_chart.plot([], [], pen=_pen("#D55E00", 2.5))
+        self.k_curve = self.mistakes_chart.plot([], [], pen=_pen("#D55E00", 2.5))
         self.bound_line = pg.InfiniteLine(angle=0, pen=_pen("#D55E00", 1.5, dash=True))
         self._bound_label = pg.TextItem("", color="#D55E00", anchor=(1, 1))
         self.mistakes_chart.addItem(self.bound_line, ignoreBounds=True)
@@ -114,7 +114,6 @@ class HighDimView(QWidget):
         layout.addWidget(self.explanation)
 
         self._dataset: Dataset | None = None
-        self._history: list[tuple[int, int]] = []  # (trial, k) of the frames shown
         self.log_scale = False
 
     # -- painting ------------------------------------------------------------------------------
@@ -124,7 +123,6 @@ class HighDimView(QWidget):
         ds = frame.dataset
         if ds is not self._dataset:
             self._dataset = ds
-            self._history = []
             self.note.setText(self._note_text(frame))
         self._paint_bars(frame)
         self._paint_mistakes(frame)
@@ -211,16 +209,10 @@ class HighDimView(QWidget):
 
     def _paint_mistakes(self, frame: Frame) -> None:
         s = frame.snapshot
-        history = self._history
-        while history and history[-1][0] > s.trials:  # a rewind or a reset
-            history.pop()
-        if not history or history[-1] != (s.trials, s.mistakes):
-            history.append((s.trials, s.mistakes))
-        if history[0] != (0, 0):
-            history.insert(0, (0, 0))
-        trials = np.array([t for t, _ in history], dtype=float)
-        ks = np.array([k for _, k in history], dtype=float)
-        self._k_curve.setData(trials, ks)
+        mistakes = frame.mistake_trials
+        if mistakes is None:  # a frame made without the run's history: k is not known
+            mistakes = np.zeros(0, dtype=np.int64)
+        self.k_curve.setData(*staircase(mistakes, s.trials))
         bound = frame.mistake_bound
         shown = bound is not None and math.isfinite(bound) and bound > 0
         self._bound_label.setVisible(shown)
@@ -240,11 +232,6 @@ class HighDimView(QWidget):
         plot = self.mistakes_chart.getPlotItem()
         plot.setXRange(0, right, padding=0.02)
         plot.setYRange(0, top, padding=0)
-
-    @property
-    def history(self) -> list[tuple[int, int]]:
-        """The (trial, k) points the mistakes chart draws."""
-        return list(self._history)
 
 
 def _power_ticks(heights: np.ndarray) -> list[list[tuple[float, str]]]:

@@ -37,6 +37,7 @@ __all__ = [
     "count_text",
     "render_chart",
     "rule_style",
+    "staircase",
 ]
 
 _COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -207,7 +208,7 @@ def _decade_ticks(low: float, high: float) -> list[list[tuple[float, str]]]:
     return [ticks]
 
 
-def _staircase(trials: Sequence[int], end: int) -> tuple[np.ndarray, np.ndarray]:
+def staircase(trials: Sequence[int], end: int) -> tuple[np.ndarray, np.ndarray]:
     """The points of k against the trial: k steps up by one at each mistake trial."""
     t = np.asarray(trials, dtype=float)
     k = np.arange(1, len(t) + 1, dtype=float)
@@ -247,7 +248,7 @@ class CumulativeChart(_Chart):
         off_chart = []
         for index, result in enumerate(race.results):
             colour, _ = rule_style(index)
-            x, y = _staircase(result.mistake_trials, result.trials)
+            x, y = staircase(result.mistake_trials, result.trials)
             self.curves[result.rule] = self.plot(
                 x, y, pen=_pen(colour, self.width_for(2.5)), name=result.title
             )

@@ -53,7 +53,11 @@ def test_a_20_coordinate_csv_opens_and_steps(qtbot, window, tmp_path, dialogs):
     assert [x for x, _ in heights] == list(range(21))
     assert np.allclose([h for _, h in heights], reference.weights)
     assert not window.high_dim.log_scale
-    assert window.high_dim.history[-1] == (4, reference.mistakes)
+    x, k = window.high_dim.k_curve.getData()  # k against the trial: a staircase
+    assert (x[-1], k[-1]) == (4, reference.mistakes)
+    assert [x[i] for i in range(1, len(k)) if k[i] > k[i - 1]] == [
+        t.number for t in trials if t.mistake
+    ]
     assert f"Trial 4 (epoch 1): point #{trials[-1].index}" in window.high_dim.explanation.text()
     # The theory panel gives γ*, R and the bound in feature space, as for 2-D data.
     report = reference.margin_report()
@@ -70,11 +74,13 @@ def test_running_and_rewinding_in_the_high_dimensional_view(qtbot, window, tmp_p
     c.run()
     qtbot.waitUntil(lambda: not c.running, timeout=60_000)
     assert c.simulation.converged
-    shown = window.high_dim.history
-    assert shown[-1] == (c.simulation.trials, c.simulation.mistakes)
-    assert [t for t, _ in shown] == sorted(t for t, _ in shown)
-    c.reset()
-    assert window.high_dim.history == [(0, 0)]  # a rewind takes the chart back
+    x, k = window.high_dim.k_curve.getData()
+    assert (x[-1], k[-1]) == (c.simulation.trials, c.simulation.mistakes)
+    steps = [x[i] for i in range(1, len(k)) if k[i] > k[i - 1]]
+    assert steps == c.simulation.mistake_trials().tolist()  # every mistake, not every frame
+    c.seek(3)
+    x, k = window.high_dim.k_curve.getData()
+    assert x[-1] == 3 and k[-1] == sum(1 for t in steps if t <= 3)  # a rewind redraws it
 
 
 def test_the_presets_of_the_notes_open_in_the_high_dimensional_view(window):
