@@ -126,7 +126,8 @@ def disjunction_stream(
 
     The OR is over `hidden_disjunction(n, r, seed)`, or over `variables` (numbered from 1)
     when given, e.g. (5, 9, 12) for the UNL notes' x₅ ∨ x₉ ∨ x₁₂. Each variable is on with
-    probability `on_probability(r)`; the rows are drawn in blocks, in order, from the seed.
+    probability `on_probability(r)` (to within 2⁻¹⁷); the rows are drawn in order from the
+    seed, so a longer stream starts with a shorter one.
     """
     _check_sizes(n, r, examples)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
@@ -139,12 +140,15 @@ def disjunction_stream(
             raise ValueError(f"need {r} different relevant variables; got {tuple(variables)}")
         if relevant[0] < 1 or relevant[-1] > n:
             raise ValueError(f"variables are numbered 1 … {n}; got {tuple(variables)}")
-    p = on_probability(r)
+    # A variable is on when a 16-bit random number falls below round(2¹⁶ p): p to within
+    # 2⁻¹⁷, four times quicker to draw than doubles.
+    level = round(on_probability(r) * 65536)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(_EXAMPLES_KEY, n, r)))
     points = np.empty((examples, n))
     for start in range(0, examples, _ROWS_PER_BLOCK):
         stop = min(examples, start + _ROWS_PER_BLOCK)
-        np.less(rng.random((stop - start, n)), p, out=points[start:stop], casting="unsafe")
+        draws = rng.integers(0, 65536, size=(stop - start, n), dtype=np.uint16)
+        np.less(draws, level, out=points[start:stop], casting="unsafe")
     columns = [v - 1 for v in relevant]
     labels = np.where(points[:, columns].any(axis=1), 1, -1)
     return Dataset(points, labels)
