@@ -137,6 +137,7 @@ class ScalingChart(_Chart):
         if not ordered:
             return
         values: list[float] = []
+        notes: list[tuple[float, float, str, QColor, bool]] = []  # the values at the right
         rules = [r.rule for r in ordered[0].results]
         for index, rule in enumerate(rules):
             colour, symbol = rule_style(index)
@@ -147,7 +148,7 @@ class ScalingChart(_Chart):
             if shown:
                 x, y = (np.array(v) for v in zip(*shown, strict=True))
                 values.extend(y.tolist())
-                self._annotate(x[-1], y[-1], f"{y[-1]:,.0f}", colour)
+                notes.append((x[-1], y[-1], f"{y[-1]:,.0f}", colour, True))
                 self.curves[rule] = self.plot(
                     x,
                     y,
@@ -167,7 +168,7 @@ class ScalingChart(_Chart):
                 x = np.array([b[0] for b in bounds])
                 y = np.array([b[1] for b in bounds])
                 values.extend(y.tolist())
-                self._annotate(x[-1], y[-1], f"{y[-1]:,.0f}", colour, bold=False)
+                notes.append((x[-1], y[-1], f"{y[-1]:,.0f}", colour, False))
                 self.bounds[rule] = self.plot(
                     x,
                     y,
@@ -185,15 +186,24 @@ class ScalingChart(_Chart):
         if values:
             bottom, top = math.log10(min(values)), math.log10(max(values))
             item.setYRange(bottom - 0.1, top + 0.1, padding=0)
+            # Values at the right edge, nudged apart where lines end close together.
+            gap = 0.045 * (top - bottom + 0.2)
+            placed: list[float] = []
+            for n, k, text, colour, bold in sorted(notes, key=lambda note: note[1]):
+                y = math.log10(k)
+                if placed and y < placed[-1] + gap:
+                    y = placed[-1] + gap
+                placed.append(y)
+                self._annotate(n, y, text, colour, bold)
 
-    def _annotate(self, n: float, k: float, text: str, colour: QColor, bold: bool = True) -> None:
-        """The value beside the last point of a line (in log coordinates)."""
+    def _annotate(self, n: float, y: float, text: str, colour: QColor, bold: bool) -> None:
+        """A value beside the end of a line at n, at height y (log₁₀ of the value)."""
         font = QFont()
         font.setPixelSize(round(13 * self.scale))
         font.setBold(bold)
         label = pg.TextItem(text, color=colour, anchor=(0, 0.5))
         label.setFont(font)
-        label.setPos(math.log10(n) + 0.03, math.log10(k))
+        label.setPos(math.log10(n) + 0.03, y)
         self.addItem(label)
 
 
