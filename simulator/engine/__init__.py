@@ -1,6 +1,6 @@
 """The simulation core: data, update rules, the run with its history, and the theory.
 
-Pure Python and NumPy (SciPy for one hull computation); it never imports Qt.
+Python, NumPy and SciPy (Qhull for the hull of non-separable data); it never imports Qt.
 """
 
 from simulator.engine.dataset import (
@@ -21,7 +21,6 @@ from simulator.engine.theory import (
     MarginReport,
     adaline_report,
     general_mistake_bound,
-    margin_of,
     winnow_disjunction_bound,
 )
 from simulator.engine.theory import margin_report_for as _margin_report_for
@@ -50,7 +49,6 @@ __all__ = [
     "load_dataset",
     "load_json",
     "load_preset",
-    "margin_of",
     "margin_report",
     "parse_csv",
     "parse_json",
@@ -59,7 +57,15 @@ __all__ = [
 ]
 
 
-def margin_report(dataset: Dataset, bias: bool = True, preprocessing: str = "none") -> MarginReport:
-    """R, γ*, R²/γ*² and the optimal separator of `dataset` in feature space."""
+def margin_report(
+    dataset: Dataset,
+    bias: bool = True,
+    preprocessing: str = "none",
+    previous: MarginReport | None = None,
+) -> MarginReport:
+    """R, γ*, R²/γ*² and the optimal separator of `dataset` in feature space.
+
+    `previous`, the report before an edit, warm-starts the solve (the result is the same).
+    """
     features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
-    return _margin_report_for(features.transform(dataset.points), dataset.labels)
+    return _margin_report_for(features.transform(dataset.points), dataset.labels, previous)

@@ -2,30 +2,68 @@
 
 A dataset is n points in d dimensions (d >= 1, n >= 0) with labels in {-1, +1}. It never
 changes; editing returns a new dataset, so a `Simulation`, an undo stack and a view can all
-hold the same one safely.
+hold the same one safely. An edit costs O(n): the child inherits its parent's conflicting
+pairs and checks only the edited point.
+
+Coordinates are finite and within ±1e150 (beyond, their squares overflow and R, γ* and
+the bounds could not be computed). Coordinate names are what a CSV header can hold and
+give back: not empty, not "label" (the label column's name), no two alike, no line breaks;
+surrounding spaces are dropped (the CSV reader drops them too).
 
 The file readers map 0/1 labels to -1/+1 (a convenience for data from other tools); the
 constructor does not, so a 0 that reaches it is an error, not a silent relabelling.
+
+Files. CSV: a header row, coordinate columns and a `label` column; the delimiter (comma,
+semicolon or tab) is sniffed from the header; with a semicolon or tab, a decimal comma is
+read as a decimal point (as European spreadsheets save them). Text is UTF-8 with or without
+a byte-order mark, UTF-16 with one, or else Windows-1252. A path that is not a regular
+file, or a file over 1 GB, is refused before anything is read. Every problem is a
+`DataFileError` of one line naming the file, the line (or the JSON item) and the reason.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
 import math
+import os
+import re
+import stat
+import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["DataFileError", "Dataset", "load_csv", "load_dataset", "load_json", "parse_csv"]
+__all__ = [
+    "MAX_COORDINATE",
+    "MAX_FILE_BYTES",
+    "DataFileError",
+    "Dataset",
+    "check_names",
+    "dataset_from_json",
+    "decode",
+    "json_document",
+    "load_csv",
+    "load_dataset",
+    "load_json",
+    "parse_csv",
+    "parse_json",
+    "read_text",
+]
 
 FloatArray = NDArray[np.float64]
 LabelArray = NDArray[np.int8]
+
+MAX_COORDINATE = 1e150
+"""The largest coordinate magnitude a dataset holds: its square, 1e300, still fits a double."""
+
+MAX_FILE_BYTES = 1 << 30
+"""Data and session files larger than this (1 GB) are refused before they are read."""
 
 
 class DataFileError(ValueError):
@@ -37,6 +75,57 @@ def _read_only(array: NDArray[Any]) -> NDArray[Any]:
     return array
 
 
+def check_names(names: Iterable[object], dimension: int) -> tuple[str, ...]:
+    """The coordinate names, stripped, or a ValueError saying why a CSV header could not
+    hold them (empty, "label", duplicated, a line break or control character)."""
+    result = tuple(str(name).strip() for name in names)
+    if len(result) != dimension:
+        raise ValueError(f"{len(result)} coordinate names for {dimension} coordinates")
+    seen: set[str] = set()
+    for j, name in enumerate(result):
+        if not name:
+            raise ValueError(f"coordinate {j + 1} has an empty name")
+        if name.lower() == "label":
+            raise ValueError(
+                f"a coordinate may not be called {name!r}: that is the label column's name"
+            )
+        if any(ord(c) < 32 or ord(c) == 127 for c in name):
+            raise ValueError(f"coordinate name {name!r} holds a line break or control character")
+        if name in seen:
+            raise ValueError(f"two coordinates are called {name!r}; names must differ")
+        seen.add(name)
+    return result
+
+
+def _first_bad_coordinate(pts: FloatArray) -> str | None:
+    """Why the coordinates cannot be a dataset's (non-finite or beyond ±1e150), or None."""
+    bad = ~np.isfinite(pts)
+    if bad.any():
+        row, col = (int(i) for i in np.argwhere(bad)[0])
+        return (
+            f"point {row} has a non-finite coordinate ({float(pts[row, col])} "
+            f"in column {col}); points must be finite numbers"
+        )
+    big = np.abs(pts) > MAX_COORDINATE
+    if big.any():
+        row, col = (int(i) for i in np.argwhere(big)[0])
+        return (
+            f"point {row} has coordinate {float(pts[row, col]):g} in column {col}, beyond "
+            f"±{MAX_COORDINATE:g} (its square would overflow); rescale the data"
+        )
+    return None
+
+
+def _equal_rows(points: FloatArray, point: FloatArray) -> NDArray[np.intp]:
+    """Indices of the rows equal to `point`; O(n), narrowing one column at a time."""
+    candidates: NDArray[np.intp] = np.flatnonzero(points[:, -1] == point[-1])
+    for j in range(points.shape[1] - 2, -1, -1):
+        if candidates.size == 0:
+            break
+        candidates = candidates[points[candidates, j] == point[j]]
+    return candidates
+
+
 class Dataset:
     """n labelled points in d dimensions; immutable and validated.
 
@@ -45,6 +134,8 @@ class Dataset:
     """
 
     __slots__ = ("_conflicts", "_labels", "_names", "_points")
+
+    _conflicts: NDArray[np.int64] | None
 
     def __init__(
         self,
@@ -55,22 +146,18 @@ class Dataset:
     ) -> None:
         try:
             pts = np.array(points, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise ValueError(f"points must be numbers: {exc}") from None
         if pts.ndim != 2:
             raise ValueError(f"points must be a 2-D array of shape (n, d); got shape {pts.shape}")
         if pts.shape[1] < 1:
             raise ValueError("points need at least one coordinate (d >= 1)")
-        bad = ~np.isfinite(pts)
-        if bad.any():
-            row, col = (int(i) for i in np.argwhere(bad)[0])
-            raise ValueError(
-                f"point {row} has a non-finite coordinate ({float(pts[row, col])} "
-                f"in column {col}); points must be finite numbers"
-            )
+        problem = _first_bad_coordinate(pts)
+        if problem:
+            raise ValueError(problem)
         try:
             raw = np.array(labels, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise ValueError(f"labels must be -1 or +1: {exc}") from None
         if raw.ndim != 1:
             raise ValueError(f"labels must be a 1-D array; got shape {raw.shape}")
@@ -85,18 +172,26 @@ class Dataset:
             raise ValueError(f"label {float(raw[i]):g} of point {i} is not -1 or +1")
         if names is None:
             names = tuple(f"x{j + 1}" for j in range(pts.shape[1]))
-        names = tuple(str(name) for name in names)
-        if len(names) != pts.shape[1]:
-            raise ValueError(f"{len(names)} coordinate names for {pts.shape[1]} coordinates")
         self._points: FloatArray = _read_only(pts)
         self._labels: LabelArray = _read_only(raw.astype(np.int8))
-        self._names: tuple[str, ...] = names
-        self._conflicts: list[tuple[int, int]] | None = None
+        self._names: tuple[str, ...] = check_names(names, pts.shape[1])
+        self._conflicts = None
 
     @classmethod
     def empty(cls, dimension: int = 2) -> Dataset:
         """A dataset with no points yet, in `dimension` coordinates."""
         return cls(np.empty((0, dimension)), np.empty(0))
+
+    def _child(
+        self, points: FloatArray, labels: LabelArray, conflicts: NDArray[np.int64] | None
+    ) -> Dataset:
+        """A dataset from arrays already valid (an edit of this one): no O(n) re-validation."""
+        child = object.__new__(Dataset)
+        child._points = _read_only(points)
+        child._labels = _read_only(labels)
+        child._names = self._names
+        child._conflicts = conflicts
+        return child
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -144,17 +239,18 @@ class Dataset:
         return int(np.count_nonzero(self._labels == label))
 
     def conflicting_pairs(self) -> list[tuple[int, int]]:
-        """Pairs (i, j), i < j, of points at the same place with opposite labels.
+        """Pairs (i, j), i < j, of points at the same place with opposite labels, sorted.
 
-        Such data can never be separated, whatever the rule. Computed once per dataset.
+        Such data can never be separated, whatever the rule. Computed once per dataset
+        (O(n log n)); an edit derives its child's in O(n).
         """
         if self._conflicts is None:
             self._conflicts = self._find_conflicts()
-        return list(self._conflicts)
+        return [(int(i), int(j)) for i, j in self._conflicts.tolist()]
 
-    def _find_conflicts(self) -> list[tuple[int, int]]:
+    def _find_conflicts(self) -> NDArray[np.int64]:
         if len(self) < 2:
-            return []
+            return np.empty((0, 2), dtype=np.int64)
         order = np.lexsort(self._points.T[::-1])
         pts = self._points[order]
         same_as_next = np.all(pts[1:] == pts[:-1], axis=1)
@@ -166,43 +262,102 @@ class Dataset:
             pos = [int(i) for i in group if self._labels[i] > 0]
             neg = [int(i) for i in group if self._labels[i] < 0]
             pairs.extend((min(a, b), max(a, b)) for a in pos for b in neg)
-        return sorted(pairs)
+        return _sorted_pairs(np.array(pairs, dtype=np.int64).reshape(-1, 2))
+
+    def _partners(self, point: FloatArray, label: int, skip: int | None = None) -> NDArray[np.intp]:
+        """Indices of the points at `point` labelled -`label` (except `skip`)."""
+        same = _equal_rows(self._points, point)
+        keep = self._labels[same] == -label
+        if skip is not None:
+            keep &= same != skip
+        result: NDArray[np.intp] = same[keep]
+        return result
 
     # -- editing (each returns a new dataset) -------------------------------------------------
 
+    def _valid_point(self, point: ArrayLike) -> FloatArray:
+        try:
+            p = np.array(point, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"a point must be numbers: {exc}") from None
+        if p.shape[0] != self.dimension:
+            raise ValueError(f"a point of this dataset has {self.dimension} coordinates")
+        problem = _first_bad_coordinate(p.reshape(1, -1))
+        if problem:
+            raise ValueError(problem.replace("point 0 has", "the point has"))
+        return p
+
+    @staticmethod
+    def _valid_label(label: int) -> int:
+        if isinstance(label, bool) or label not in (-1, 1):
+            raise ValueError(f"label {label!r} is not -1 or +1")
+        return int(label)
+
     def with_point(self, point: ArrayLike, label: int, index: int | None = None) -> Dataset:
         """This dataset with one more point, appended or inserted before `index`."""
-        p = np.asarray(point, dtype=np.float64).reshape(1, -1)
-        at = len(self) if index is None else index
-        return Dataset(
+        p = self._valid_point(point)
+        label = self._valid_label(label)
+        at = len(self) if index is None else int(index)
+        if not 0 <= at <= len(self):
+            raise IndexError(f"cannot insert at {at}: the dataset has {len(self)} points")
+        conflicts = None
+        if self._conflicts is not None:
+            old = self._conflicts + (self._conflicts >= at)
+            partners = self._partners(p, label)
+            partners = partners + (partners >= at)
+            new = np.column_stack((np.minimum(partners, at), np.maximum(partners, at))).astype(
+                np.int64
+            )
+            conflicts = _sorted_pairs(np.concatenate((old, new)))
+        return self._child(
             np.insert(self._points, at, p, axis=0),
-            np.insert(self._labels, at, label),
-            names=self._names,
+            np.insert(self._labels, at, np.int8(label)),
+            conflicts,
         )
 
     def without(self, indices: int | Iterable[int]) -> Dataset:
         """This dataset without the points at `indices`."""
         idx = [indices] if isinstance(indices, int | np.integer) else list(indices)
         self._check_indices(idx)
-        return Dataset(
-            np.delete(self._points, idx, axis=0),
-            np.delete(self._labels, idx),
-            names=self._names,
+        removed = np.unique(np.asarray(idx, dtype=np.int64))
+        conflicts = None
+        if self._conflicts is not None:
+            pairs = self._conflicts
+            hit = np.isin(pairs, removed).any(axis=1)
+            pairs = pairs[~hit]
+            conflicts = pairs - np.searchsorted(removed, pairs)  # shift past removed rows
+        return self._child(
+            np.delete(self._points, removed, axis=0), np.delete(self._labels, removed), conflicts
         )
 
     def moved(self, index: int, point: ArrayLike) -> Dataset:
         """This dataset with point `index` at a new place."""
         self._check_indices([index])
+        p = self._valid_point(point)
         pts = self._points.copy()
-        pts[index] = np.asarray(point, dtype=np.float64)
-        return Dataset(pts, self._labels, names=self._names)
+        pts[index] = p
+        conflicts = None
+        if self._conflicts is not None:
+            conflicts = self._rewire(index, self._partners(p, int(self._labels[index]), index))
+        return self._child(pts, self._labels, conflicts)
 
     def relabelled(self, index: int, label: int) -> Dataset:
         """This dataset with point `index` given `label`."""
         self._check_indices([index])
+        label = self._valid_label(label)
         lab = self._labels.copy()
         lab[index] = label
-        return Dataset(self._points, lab, names=self._names)
+        conflicts = None
+        if self._conflicts is not None:
+            conflicts = self._rewire(index, self._partners(self._points[index], label, index))
+        return self._child(self._points, lab, conflicts)
+
+    def _rewire(self, index: int, partners: NDArray[Any]) -> NDArray[np.int64]:
+        """This dataset's conflicts with those of point `index` replaced by (index, partners)."""
+        assert self._conflicts is not None
+        kept = self._conflicts[~(self._conflicts == index).any(axis=1)]
+        new = np.column_stack((np.minimum(partners, index), np.maximum(partners, index)))
+        return _sorted_pairs(np.concatenate((kept, new.astype(np.int64))))
 
     def _check_indices(self, indices: Iterable[int]) -> None:
         for i in indices:
@@ -232,18 +387,92 @@ class Dataset:
         )
 
 
+def _sorted_pairs(pairs: NDArray[np.int64]) -> NDArray[np.int64]:
+    pairs = pairs.reshape(-1, 2).astype(np.int64)
+    return _read_only(pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))])
+
+
 # -- reading files ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    line: int
-    values: list[str]
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
-def _parse_label(text: str, where: str) -> float:
+def read_text(path: str | Path) -> str:
+    """The text of a data or session file, decoded (see the module docstring).
+
+    Refused at once, as a `DataFileError`: a missing path, a folder, anything that is not a
+    regular file (a device such as /dev/zero, a pipe, a socket), a file over 1 GB, and bytes
+    that are not text.
+    """
+    path = Path(path)
+    try:  # O_NONBLOCK: opening a pipe must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise DataFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DataFileError(f"{path}: is a folder, not a data file") from None
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
     try:
-        value = float(text)
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise DataFileError(f"{path}: is a folder, not a data file")
+        if not stat.S_ISREG(info.st_mode):
+            raise DataFileError(f"{path}: is not a regular file (a device, pipe or socket)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise DataFileError(
+                f"{path}: is {info.st_size / 2**30:.1f} GB; files over 1 GB are not read"
+            )
+        with os.fdopen(os.dup(fd), "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise DataFileError(f"{path}: grew past 1 GB while being read; not read")
+    return decode(data, path.name)
+
+
+def decode(data: bytes, source: str) -> str:
+    """Text from bytes: UTF-8 (a byte-order mark is dropped), UTF-16 with a byte-order
+    mark, else Windows-1252; NUL bytes or undecodable bytes are not text."""
+    for bom, codec in (
+        (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+    ):
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(codec)
+            except UnicodeDecodeError as exc:
+                line = data.count(b"\n", 0, exc.start) + 1
+                raise DataFileError(
+                    f"{source}, line {line}: not a text file (its byte-order mark says "
+                    f"{codec.upper()}, but byte {exc.start} is not)"
+                ) from None
+    if b"\x00" in data:
+        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        raise DataFileError(f"{source}, line {line}: not a text file (it holds NUL bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:  # what spreadsheets on Windows save
+        return data.decode("cp1252")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DataFileError(
+            f"{source}, line {line}: not a text file (byte 0x{data[exc.start]:02x} is "
+            "neither UTF-8 nor Windows-1252)"
+        ) from None
+
+
+def _label(text: str, where: str, decimal_comma: bool = False) -> float:
+    try:
+        value = _number(text, decimal_comma)
     except ValueError:
         raise DataFileError(f"{where}: label {text!r} is not a number (use -1/+1 or 0/1)") from None
     if value not in (-1.0, 0.0, 1.0):
@@ -251,132 +480,287 @@ def _parse_label(text: str, where: str) -> float:
     return value
 
 
-def _map_labels(values: list[float], source: str) -> list[float]:
+def _map_labels(values: NDArray[np.float64], source: str) -> NDArray[np.float64]:
     """-1/+1 stay; 0/1 become -1/+1; a file may not use both conventions."""
-    seen = set(values)
-    if 0.0 in seen and -1.0 in seen:
+    zero = values == 0.0
+    if zero.any() and (values == -1.0).any():
         raise DataFileError(
             f"{source}: labels mix 0 and -1; use either -1/+1 or 0/1 for the two classes"
         )
-    if 0.0 in seen:
-        return [1.0 if v == 1.0 else -1.0 for v in values]
-    return values
+    return np.where(zero, -1.0, values) if zero.any() else values
+
+
+_DELIMITERS = (",", ";", "\t")
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    return [v.strip() for v in next(csv.reader([line], delimiter=delimiter), [])]
+
+
+def _sniff(header: str) -> str:
+    """The delimiter that makes `header` a row with a 'label' field (the most fields wins)."""
+    best: tuple[int, str] | None = None
+    for delimiter in _DELIMITERS:
+        fields = _split(header, delimiter)
+        if any(f.lower() == "label" for f in fields) and (best is None or len(fields) > best[0]):
+            best = (len(fields), delimiter)
+    if best is not None:
+        return best[1]
+    return max(_DELIMITERS, key=header.count)  # no label: the error message will say so
+
+
+def _header(text: str) -> tuple[int, int, str]:
+    """(line number, offset just past it, text) of the first line that is not blank."""
+    start, line = 0, 1
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end + 1
+        if text[start:end].strip():
+            return line, end, text[start:end].rstrip("\r\n")
+        start, line = end, line + 1
+    raise DataFileError("the file is empty; expected a header such as x1,x2,label")
+
+
+def _coordinate_names(values: list[str], coord_cols: list[int]) -> list[str]:
+    """The header's names, a blank one called x<k> (the next free such name)."""
+    taken = {values[j] for j in coord_cols}
+    names = []
+    for k, j in enumerate(coord_cols):
+        name, m = values[j], k + 1
+        while not name:
+            candidate = f"x{m}"
+            name = candidate if candidate not in taken else ""
+            m += 1
+        taken.add(name)
+        names.append(name)
+    return names
 
 
 def parse_csv(text: str, source: str = "<text>") -> Dataset:
     """Read CSV text with a header row, coordinate columns and a `label` column.
 
-    Errors are `DataFileError`s that name `source`, the line and the reason.
+    The body is read by NumPy's C reader; when it refuses, a line-by-line reader finds the
+    line to name. Errors are `DataFileError`s that name `source`, the line and the reason.
     """
-    reader = csv.reader(io.StringIO(text))
-    rows: list[_Row] = []
+    text = text.removeprefix("\ufeff")
     try:
-        for values in reader:
-            if values and any(v.strip() for v in values):
-                rows.append(_Row(reader.line_num, [v.strip() for v in values]))
-    except csv.Error as exc:
-        raise DataFileError(f"{source}, line {reader.line_num}: {exc}") from None
-    if not rows:
-        raise DataFileError(f"{source}: the file is empty; expected a header such as x1,x2,label")
-    header = rows[0]
-    lowered = [name.lower() for name in header.values]
+        header_line, body_start, header_text = _header(text)
+    except DataFileError as exc:
+        raise DataFileError(f"{source}: {exc}") from None
+    delimiter = _sniff(header_text)
+    header = _split(header_text, delimiter)
+    lowered = [name.lower() for name in header]
+    where = f"{source}, line {header_line}"
     if "label" not in lowered:
         raise DataFileError(
-            f"{source}, line {header.line}: no 'label' column in the header "
-            f"({','.join(header.values)}); expected e.g. x1,x2,label"
+            f"{where}: no 'label' column in the header ({_one_line(header_text)!r}); "
+            "expected e.g. x1,x2,label"
         )
     if lowered.count("label") > 1:
-        raise DataFileError(f"{source}, line {header.line}: more than one 'label' column")
+        raise DataFileError(f"{where}: more than one 'label' column")
     label_col = lowered.index("label")
-    coord_cols = [j for j in range(len(header.values)) if j != label_col]
+    coord_cols = [j for j in range(len(header)) if j != label_col]
     if not coord_cols:
-        raise DataFileError(f"{source}, line {header.line}: no coordinate columns beside 'label'")
-    names = [header.values[j] or f"x{k + 1}" for k, j in enumerate(coord_cols)]
-    points: list[list[float]] = []
-    labels: list[float] = []
-    for row in rows[1:]:
-        where = f"{source}, line {row.line}"
-        if len(row.values) != len(header.values):
-            raise DataFileError(
-                f"{where}: {len(row.values)} values, "
-                f"but the header has {len(header.values)} columns"
-            )
-        point = []
-        for j in coord_cols:
-            text = row.values[j]
-            try:
-                value = float(text)
-            except ValueError:
-                raise DataFileError(
-                    f"{where}: {text!r} in column {header.values[j]!r} is not a number"
-                ) from None
-            if not math.isfinite(value):
-                raise DataFileError(
-                    f"{where}: {text!r} in column {header.values[j]!r} is not a finite number"
-                )
-            point.append(value)
-        points.append(point)
-        labels.append(_parse_label(row.values[label_col], where))
-    labels = _map_labels(labels, source)
-    array = np.array(points, dtype=np.float64).reshape(len(points), len(coord_cols))
-    return Dataset(array, np.array(labels), names=names)
-
-
-def parse_json(text: str, source: str = "<text>") -> Dataset:
-    """Read JSON text {"points": [[...], ...], "labels": [...], "names": [...] (optional)}."""
+        raise DataFileError(f"{where}: no coordinate columns beside 'label'")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(f"{source}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
-    if not isinstance(data, dict) or "points" not in data or "labels" not in data:
-        raise DataFileError(f"{source}: expected an object with 'points' and 'labels'")
-    points, labels = data["points"], data["labels"]
-    if not isinstance(points, list) or not isinstance(labels, list):
-        raise DataFileError(f"{source}: 'points' and 'labels' must be lists")
-    for i, label in enumerate(labels):
-        if isinstance(label, bool) or not isinstance(label, int | float):
-            raise DataFileError(f"{source}: label {i} ({label!r}) is not -1, +1, 0 or 1")
-    mapped = _map_labels(
-        [_parse_label(str(v), f"{source}, label {i}") for i, v in enumerate(labels)], source
-    )
-    names = data.get("names")
-    if not points:
-        dimension = len(names) if isinstance(names, list) and names else 2
-        return Dataset(np.empty((0, dimension)), np.empty(0), names=names)
-    if not all(isinstance(p, list) and len(p) == len(points[0]) for p in points):
-        raise DataFileError(f"{source}: every point must be a list of the same length")
-    for i, p in enumerate(points):
-        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in p):
-            raise DataFileError(f"{source}: point {i} ({p!r}) holds something that is not a number")
+        names = check_names(_coordinate_names(header, coord_cols), len(coord_cols))
+    except ValueError as exc:
+        raise DataFileError(f"{where}: {exc}") from None
+    table = _fast_table(text[body_start:], delimiter, len(header))
+    if table is None:
+        table = _slow_table(text, delimiter, header, header_line, source)
+    labels = table[:, label_col]
+    if not np.isin(labels, (-1.0, 0.0, 1.0)).all():
+        table = _slow_table(text, delimiter, header, header_line, source)  # names the line
+        labels = table[:, label_col]
     try:
-        return Dataset(points, mapped, names=names)
+        return Dataset(table[:, coord_cols], _map_labels(labels, source), names=names)
     except ValueError as exc:
         raise DataFileError(f"{source}: {exc}") from None
 
 
-def _read_text(path: Path) -> str:
+_NOT_BLANK = re.compile(r"\S")
+
+
+def _fast_table(body: str, delimiter: str, columns: int) -> FloatArray | None:
+    """All rows as floats by NumPy's C reader, or None when anything is off."""
+    if _NOT_BLANK.search(body) is None:
+        return np.empty((0, columns))
+    if delimiter != "," and "," in body:
+        body = body.replace(",", ".")  # decimal commas
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise DataFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise DataFileError(f"{path}: is a folder, not a data file") from None
-    except UnicodeDecodeError as exc:
-        raise DataFileError(f"{path}: not a text file ({exc.reason})") from None
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            table = np.loadtxt(
+                body.splitlines(),  # faster than a StringIO of the text
+                delimiter=delimiter,
+                quotechar='"',
+                comments=None,
+                ndmin=2,
+                dtype=np.float64,
+            )
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if table.shape[1] != columns or not np.isfinite(table).all():
+        return None
+    if (np.abs(table) > MAX_COORDINATE).any():
+        return None
+    return table
+
+
+def _number(text: str, decimal_comma: bool) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        if decimal_comma and text.count(",") == 1:
+            return float(text.replace(",", "."))
+        raise
+
+
+def _slow_table(
+    text: str, delimiter: str, header: list[str], header_line: int, source: str
+) -> FloatArray:
+    """The rows read one by one, to name the first bad line (or the table, if none is)."""
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    decimal_comma = delimiter != ","
+    label_col = [h.lower() for h in header].index("label")
+    values: list[float] = []
+    try:
+        for row in reader:
+            if reader.line_num <= header_line or not any(v.strip() for v in row):
+                continue
+            where = f"{source}, line {reader.line_num}"
+            if len(row) != len(header):
+                raise DataFileError(
+                    f"{where}: {len(row)} values, but the header has {len(header)} columns"
+                )
+            for j, raw in enumerate(row):
+                cell = raw.strip()
+                if j == label_col:
+                    values.append(_label(cell, where, decimal_comma))
+                    continue
+                try:
+                    number = _number(cell, decimal_comma)
+                except ValueError:
+                    raise DataFileError(
+                        f"{where}: {cell!r} in column {header[j]!r} is not a number"
+                    ) from None
+                if not math.isfinite(number):
+                    raise DataFileError(
+                        f"{where}: {cell!r} in column {header[j]!r} is not a finite number"
+                    )
+                if abs(number) > MAX_COORDINATE:
+                    raise DataFileError(
+                        f"{where}: {cell!r} in column {header[j]!r} is beyond "
+                        f"±{MAX_COORDINATE:g} (its square would overflow); rescale the data"
+                    )
+                values.append(number)
+    except csv.Error as exc:
+        raise DataFileError(f"{source}, line {reader.line_num}: {exc}") from None
+    return np.array(values, dtype=np.float64).reshape(-1, len(header))
+
+
+def _json_number(value: object, where: str) -> float:
+    """A JSON number as a float; `where` names the file and the item."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DataFileError(f"{where} ({_one_line(repr(value))[:40]}) is not a number")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise DataFileError(f"{where} is too large a number") from None
+    if not math.isfinite(number):
+        raise DataFileError(f"{where} is not a finite number")
+    return number
+
+
+def _reject_constant(name: str) -> float:
+    raise DataFileError(f"{name} is not a finite number")
+
+
+def parse_json(text: str, source: str = "<text>") -> Dataset:
+    """Read JSON text {"points": [[...], ...], "labels": [...], "names": [...] (optional)}.
+
+    Items are named JSON-style in errors: points[3][1] is the second coordinate of the
+    fourth point.
+    """
+    return dataset_from_json(json_document(text, source), source)
+
+
+def json_document(text: str, source: str) -> object:
+    """Parsed JSON, or a one-line `DataFileError` (bad syntax with its line, NaN or
+    Infinity, nesting too deep, an integer too long)."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(f"{source}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except DataFileError as exc:
+        raise DataFileError(f"{source}: {exc}") from None
+    except RecursionError:
+        raise DataFileError(f"{source}: nested too deeply to be a data file") from None
+    except ValueError:  # an integer of more than 4300 digits
+        raise DataFileError(f"{source}: holds a number too long to read") from None
+
+
+def dataset_from_json(data: object, source: str) -> Dataset:
+    """The dataset in parsed JSON (an object with points, labels and optional names)."""
+    if not isinstance(data, dict) or "points" not in data or "labels" not in data:
+        raise DataFileError(f"{source}: expected an object with 'points' and 'labels'")
+    points, labels, names = data["points"], data["labels"], data.get("names")
+    if not isinstance(points, list):
+        raise DataFileError(f"{source}: 'points' must be a list of points")
+    if not isinstance(labels, list):
+        raise DataFileError(f"{source}: 'labels' must be a list of -1/+1 (or 0/1)")
+    if names is not None and not (
+        isinstance(names, list) and all(isinstance(n, str) for n in names)
+    ):
+        raise DataFileError(f"{source}: 'names' must be a list of strings, one per coordinate")
+    if len(points) != len(labels):
+        raise DataFileError(
+            f"{source}: {len(points)} points but {len(labels)} labels; "
+            "there must be one label per point"
+        )
+    mapped = np.empty(len(labels))
+    for i, value in enumerate(labels):
+        where = f"{source}: labels[{i}]"
+        mapped[i] = _json_number(value, where)
+        if mapped[i] not in (-1.0, 0.0, 1.0):
+            raise DataFileError(f"{where} ({value!r}) is not -1, +1, 0 or 1")
+    if names:
+        dimension = len(names)
+    elif points and isinstance(points[0], list):
+        dimension = len(points[0])
+    else:
+        dimension = 2
+    rows = []
+    for i, p in enumerate(points):
+        if not isinstance(p, list):
+            raise DataFileError(f"{source}: points[{i}] is not a list of coordinates")
+        if len(p) != dimension:
+            raise DataFileError(
+                f"{source}: points[{i}] has {len(p)} coordinates, but "
+                + (f"there are {dimension} names" if names else f"points[0] has {dimension}")
+            )
+        rows.append([_json_number(v, f"{source}: points[{i}][{j}]") for j, v in enumerate(p)])
+    try:
+        return Dataset(
+            np.array(rows, dtype=np.float64).reshape(len(rows), dimension),
+            _map_labels(mapped, source),
+            names=names,
+        )
+    except ValueError as exc:
+        raise DataFileError(f"{source}: {exc}") from None
 
 
 def load_csv(path: str | Path) -> Dataset:
     """Read a CSV file (see `parse_csv`)."""
     path = Path(path)
-    return parse_csv(_read_text(path), source=path.name)
+    return parse_csv(read_text(path), source=path.name)
 
 
 def load_json(path: str | Path) -> Dataset:
-    """Read a JSON file (see `parse_json`)."""
+    """Read a JSON file (see `parse_json`); a session file (.lab.json) gives its data."""
     path = Path(path)
-    return parse_json(_read_text(path), source=path.name)
+    return parse_json(read_text(path), source=path.name)
 
 
 def load_dataset(path: str | Path) -> Dataset:

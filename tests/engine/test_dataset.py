@@ -1,10 +1,24 @@
 import json
 import math
+import os
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from simulator.engine import DataFileError, Dataset, load_csv, load_dataset, load_json, parse_csv
+from simulator.engine import (
+    DataFileError,
+    Dataset,
+    load_csv,
+    load_dataset,
+    load_json,
+    parse_csv,
+    parse_json,
+)
+from simulator.engine.dataset import MAX_FILE_BYTES
 
 
 def test_points_and_labels_are_read_only_copies():
@@ -122,3 +136,232 @@ def test_malformed_json_and_missing_files(tmp_path):
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00")
     with pytest.raises(DataFileError, match="not a text file"):
         load_csv(binary)
+
+
+# -- round 2: limits, names, O(n) edits ----------------------------------------------------
+
+
+def test_coordinates_beyond_1e150_are_refused_with_the_reason():
+    with pytest.raises(ValueError, match=r"point 1 has coordinate -2e\+150 in column 0, beyond"):
+        Dataset([[1.0, 2.0], [-2e150, 0.0]], [1, -1])
+    assert Dataset([[1e150, -1e150]], [1]).points.tolist() == [[1e150, -1e150]]
+    with pytest.raises(ValueError, match="square would overflow"):
+        Dataset([[0.0, 0.0]], [1]).with_point((1e151, 0.0), 1)
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (("x", "label"), "may not be called 'label'"),
+        (("x", "LABEL "), "may not be called 'LABEL'"),
+        (("x", "x"), "two coordinates are called 'x'"),
+        (("x", " "), "coordinate 2 has an empty name"),
+        (("x", "a\nb"), "line break or control character"),
+        (("x",), "1 coordinate names for 2 coordinates"),
+    ],
+)
+def test_names_a_csv_header_cannot_hold_are_refused(names, message):
+    with pytest.raises(ValueError, match=message):
+        Dataset([[1.0, 2.0]], [1], names=names)
+
+
+def test_names_keep_what_a_csv_header_can_hold():
+    ds = Dataset([[1.0, 2.0]], [1], names=(" width ", 'a "quoted", name'))
+    assert ds.names == ("width", 'a "quoted", name')
+    assert parse_csv(ds.to_csv()) == ds
+
+
+def test_edits_validate_the_point_and_the_label():
+    ds = Dataset([[0.0, 0.0]], [1])
+    with pytest.raises(ValueError, match="non-finite"):
+        ds.with_point((math.nan, 0.0), 1)
+    with pytest.raises(ValueError, match="2 coordinates"):
+        ds.with_point((1.0, 2.0, 3.0), 1)
+    with pytest.raises(ValueError, match="label 0 is not -1 or \\+1"):
+        ds.with_point((1.0, 2.0), 0)
+    with pytest.raises(ValueError, match="not -1 or \\+1"):
+        ds.relabelled(0, True)
+    with pytest.raises(IndexError):
+        ds.with_point((1.0, 2.0), 1, index=5)
+    with pytest.raises(ValueError, match="non-finite"):
+        ds.moved(0, (math.inf, 0.0))
+
+
+def _brute_force_conflicts(ds):
+    """Every pair i < j at the same place with opposite labels, by looking at all pairs."""
+    p, y = ds.points.tolist(), ds.labels.tolist()
+    return [
+        (i, j) for i in range(len(p)) for j in range(i + 1, len(p)) if p[i] == p[j] and y[i] != y[j]
+    ]
+
+
+grid = st.integers(-1, 1).map(float)  # few places, so points coincide often
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(st.tuples(grid, grid, st.sampled_from([-1, 1])), max_size=8),
+    st.lists(
+        st.tuples(
+            st.sampled_from(["add", "move", "delete", "delete-many", "relabel"]),
+            st.integers(0, 100),
+            st.tuples(grid, grid),
+            st.sampled_from([-1, 1]),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_edits_keep_the_conflicting_pairs_right(rows, edits, computed):
+    ds = Dataset(np.array([r[:2] for r in rows]).reshape(-1, 2), [r[2] for r in rows])
+    for kind, i, point, label in edits:
+        if computed:
+            ds.conflicting_pairs()  # the child then derives its own from these
+        if kind == "add" or len(ds) == 0:
+            ds = ds.with_point(point, label, index=i % (len(ds) + 1))
+        elif kind == "move":
+            ds = ds.moved(i % len(ds), point)
+        elif kind == "delete":
+            ds = ds.without(i % len(ds))
+        elif kind == "delete-many":
+            ds = ds.without([i % len(ds), (i // 3) % len(ds)])
+        else:
+            ds = ds.relabelled(i % len(ds), -int(ds.labels[i % len(ds)]))
+        assert ds.conflicting_pairs() == _brute_force_conflicts(ds)
+        assert ds == Dataset(ds.points, ds.labels, names=ds.names)
+
+
+# -- round 2: files -----------------------------------------------------------------------
+
+
+def _one_line_error(path, loader=load_dataset):
+    with pytest.raises(DataFileError) as info:
+        loader(path)
+    message = str(info.value)
+    assert "\n" not in message and path.name in message
+    return message
+
+
+def test_delimiter_is_sniffed_and_decimal_commas_are_read(tmp_path):
+    expected = Dataset([[1.5, -2.0], [3.0, 4.25]], [1, -1], names=("a", "b"))
+    texts = {
+        "comma.csv": "a,b,label\n1.5,-2,1\n3,4.25,-1\n",
+        "semicolon.csv": "a;b;label\n1,5;-2;1\n3;4,25;-1\n",
+        "tab.csv": "a\tb\tlabel\n1.5\t-2\t1\n3\t4.25\t-1\n",
+        "crlf-quoted.csv": '"a","b","label"\r\n"1.5","-2","1"\r\n3, 4.25 ,-1\r\n',
+    }
+    for name, text in texts.items():
+        path = tmp_path / name
+        path.write_text(text, newline="")
+        assert load_csv(path) == expected, name
+
+
+@pytest.mark.parametrize(
+    ("encoding", "prefix"),
+    [("utf-8", b""), ("utf-8", b"\xef\xbb\xbf"), ("cp1252", b""), ("utf-16-le", b"\xff\xfe")],
+)
+def test_encodings_spreadsheets_save(tmp_path, encoding, prefix):
+    path = tmp_path / "länge.csv"
+    path.write_bytes(prefix + "Länge µm;Breite;label\n1,5;2;1\n".encode(encoding))
+    ds = load_csv(path)
+    assert ds.names == ("Länge µm", "Breite") and ds.points.tolist() == [[1.5, 2.0]]
+
+
+def test_bytes_that_are_no_text_name_the_line(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_bytes(b"x1,x2,label\n1,2,1\n\x81\x8d,2,1\n")  # undefined in Windows-1252
+    assert "line 3: not a text file" in _one_line_error(path)
+
+
+def test_paths_that_are_no_regular_files_are_refused_at_once(tmp_path):
+    assert "not a regular file" in _one_line_error(Path("/dev/zero"), load_csv)
+    assert "is a folder" in _one_line_error(tmp_path, load_csv)
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    assert "not a regular file" in _one_line_error(fifo)  # and it does not wait for a writer
+    huge = tmp_path / "huge.csv"
+    with huge.open("wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk used
+    assert "over 1 GB" in _one_line_error(huge)
+
+
+def test_a_bad_line_deep_in_a_long_file_is_named(tmp_path):
+    rows = [f"{i},{-i},{1 if i % 2 else -1}" for i in range(5000)]
+    rows[3210] = "7,oops,1"
+    path = tmp_path / "long.csv"
+    path.write_text("x1,x2,label\n" + "\n".join(rows) + "\n")
+    assert "long.csv, line 3212: 'oops' in column 'x2' is not a number" in _one_line_error(path)
+    rows[3210] = "7,8,1e200"
+    path.write_text("x1,x2,label\n" + "\n".join(rows) + "\n")
+    assert "line 3212: label '1e200' is not -1, +1, 0 or 1" in _one_line_error(path)
+    rows[3210] = "7,1e200,1"
+    path.write_text("x1,x2,label\n" + "\n".join(rows) + "\n")
+    assert "line 3212: '1e200' in column 'x2' is beyond ±1e+150" in _one_line_error(path)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
+            st.floats(-1e-6, 1e-6, allow_nan=False, allow_infinity=False),
+            st.sampled_from([-1, 1]),
+        ),
+        max_size=20,
+    )
+)
+def test_csv_round_trip_is_exact_through_the_fast_reader(rows):
+    ds = Dataset(np.array([r[:2] for r in rows]).reshape(-1, 2), [r[2] for r in rows])
+    assert parse_csv(ds.to_csv()) == ds
+    assert parse_json(ds.to_json()) == ds
+
+
+def test_header_problems_name_the_line(tmp_path):
+    path = tmp_path / "h.csv"
+    path.write_text("\n\nx,x,label\n1,2,1\n")
+    assert "h.csv, line 3: two coordinates are called 'x'" in _one_line_error(path)
+    path.write_text(",x1,label\n1,2,1\n")  # pandas' index column has no name
+    assert load_csv(path).names == ("x2", "x1")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"points": [[' + "9" * 400 + ', 1]], "labels": [1]}', "too large a number"),
+        ('{"points": [[1, 2]], "labels": [' + "1" * 5000 + "]}", "number too long"),
+        ('{"points": [[1, 2]], "labels": [1], "names": 5}', "'names' must be a list of strings"),
+        ('{"points": [[1, 2]], "labels": [1], "names": [1, 2]}', "list of strings"),
+        ('{"points": [[1, 2]], "labels": [1], "names": ["x", "label"]}', "'label'"),
+        ('{"points": [[1, 2], [1]], "labels": [1, 1]}', "points\\[1\\] has 1 coordinates"),
+        ('{"points": [[1, 2]], "labels": [1, 1]}', "1 points but 2 labels"),
+        ('{"points": [[1, NaN]], "labels": [1]}', "NaN is not a finite number"),
+        ('{"points": [[1, 1e999]], "labels": [1]}', "points\\[0\\]\\[1\\] is not a finite"),
+        (
+            '{"points": [[1, true]], "labels": [1]}',
+            "points\\[0\\]\\[1\\] \\(True\\) is not a number",
+        ),
+        ('{"points": [[1, 2]], "labels": [true]}', "labels\\[0\\] \\(True\\) is not a number"),
+        ('{"points": [[1, 2]], "labels": ["1"]}', "is not a number"),
+        (
+            '{"points": [[1, 2]], "labels": [0.5]}',
+            "labels\\[0\\] \\(0.5\\) is not -1, \\+1, 0 or 1",
+        ),
+        ('{"points": [1, 2], "labels": [1, 1]}', "points\\[0\\] is not a list"),
+        ('{"points": {"a": 1}, "labels": [1]}', "'points' must be a list"),
+        ('{"points": [[1, 2]], "labels": 1}', "'labels' must be a list"),
+        ("[[1, 2]]", "expected an object with 'points' and 'labels'"),
+        ('{"points": [[1e151, 2]], "labels": [1]}', "beyond ±1e\\+150"),
+        ('{"points": [[]], "labels": [1]}', "at least one coordinate"),
+    ],
+)
+def test_every_json_shape_error_is_one_line(tmp_path, text, message):
+    path = tmp_path / "shape.json"
+    path.write_text(text)
+    assert re.search(message, _one_line_error(path))
+
+
+def test_a_json_file_with_a_coordinate_called_label_no_longer_saves_a_broken_csv(tmp_path):
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps({"names": ["label", "y"], "points": [[1, 2]], "labels": [1]}))
+    assert "may not be called 'label'" in _one_line_error(path)

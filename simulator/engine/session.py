@@ -1,0 +1,271 @@
+"""Sessions: the points, the learner's settings and the trial reached, in one file.
+
+A session file, NAME.lab.json, is JSON:
+
+    {"format": "linear-classifier-lab session", "version": 1,
+     "names": [...], "points": [[...], ...], "labels": [...],
+     "settings": {every field of Settings}, "trial": t,
+     "state": the rule's state after trial t (optional)}
+
+Floats are written as Python's repr, which reads back to the same bits, so the points and
+settings are exact. It is also a data file: `load_dataset` reads its points.
+
+Restoring replays: `Session.simulation()` builds the `Simulation` from the settings and
+runs it to the trial, so the history (rewind, ledger, charts) is rebuilt and the weights
+come out bit for bit as they were. Two cases cannot replay to the saved trial, and the
+session still opens (the points and settings are never lost):
+
+- no points: the run stays at trial 0;
+- a trial beyond `MAX_REPLAY_TRIALS`: the replay stops there (a replay must not freeze the
+  window for minutes).
+
+The saved state, when present, checks the replay: if the points were edited during the run,
+replaying on the final points gives other weights. `Session.verify(simulation)` says so in
+one line (None when the replay matches); the replayed run is what opens.
+
+Saving is atomic: a temporary file beside the target, flushed to disk, then renamed over
+it, so a crash leaves the old file or the new one, never half of one. Loading validates
+every field and reports the first problem as a one-line `DataFileError` naming the file;
+nothing in the file is executed (no pickle, no eval).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import tempfile
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from simulator.engine.dataset import (
+    DataFileError,
+    Dataset,
+    dataset_from_json,
+    json_document,
+    read_text,
+)
+from simulator.engine.records import Settings
+from simulator.engine.simulation import Simulation
+
+__all__ = [
+    "FORMAT",
+    "MAX_REPLAY_TRIALS",
+    "VERSION",
+    "Session",
+    "load_session",
+    "save_session",
+    "session_from_json",
+    "session_to_json",
+]
+
+FORMAT = "linear-classifier-lab session"
+VERSION = 1
+MAX_REPLAY_TRIALS = 20_000_000
+"""The furthest a restored session replays (the history holds this many trials in 64 MB)."""
+
+_OPTIONAL_NUMBER = ("learning_rate", "threshold")
+_NUMBER = ("promotion", "tolerance")
+_TEXT = ("algorithm", "mode", "preprocessing", "order")
+_OPTIONAL_TEXT = ("tie",)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """What a session file holds: the data, the settings, the trial reached and (when it
+    was saved) the rule's state after that trial, to check the replay."""
+
+    dataset: Dataset
+    settings: Settings
+    trial: int
+    state: tuple[Any, ...] | None = None
+
+    @property
+    def replay_trial(self) -> int:
+        """The trial a replay reaches: `trial`, but 0 without points and at most
+        MAX_REPLAY_TRIALS."""
+        return 0 if len(self.dataset) == 0 else min(self.trial, MAX_REPLAY_TRIALS)
+
+    def simulation(self) -> Simulation:
+        """The run rebuilt: the settings on the data, run to `replay_trial` (past convergence
+        too, as the saved run may have been stepped on)."""
+        simulation = Simulation.from_settings(self.dataset, self.settings)
+        if self.replay_trial:
+            simulation.run(self.replay_trial, until_converged=False)
+        return simulation
+
+    def verify(self, simulation: Simulation) -> str | None:
+        """None when `simulation` (from `simulation()`) is the saved run; else one line on
+        how it differs."""
+        if simulation.trials != self.trial:
+            why = "there are no points" if len(self.dataset) == 0 else "replays stop there"
+            return (
+                f"the session was saved at trial {self.trial}; it opens at trial "
+                f"{simulation.trials} ({why})"
+            )
+        if self.state is not None and not np.array_equal(
+            np.asarray(self.state, dtype=np.float64), simulation.state
+        ):
+            return (
+                f"replaying to trial {self.trial} does not give the saved weights (were points "
+                "edited during the run?); showing the replay on the saved points"
+            )
+        return None
+
+
+def session_to_json(
+    dataset: Dataset, settings: Settings, trial: int, *, state: ArrayLike | None = None
+) -> str:
+    """The session file's text (see the module docstring); `state` is `simulation.state`."""
+    if isinstance(trial, bool) or not isinstance(trial, int | np.integer) or trial < 0:
+        raise ValueError(f"the trial must be a whole number >= 0; got {trial!r}")
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "names": list(dataset.names),
+        "points": dataset.points.tolist(),
+        "labels": dataset.labels.tolist(),
+        "settings": asdict(settings),
+        "trial": int(trial),
+    }
+    if state is not None:
+        document["state"] = np.asarray(state, dtype=np.float64).tolist()
+    return json.dumps(document, indent=1, allow_nan=False) + "\n"
+
+
+def save_session(
+    path: str | Path,
+    dataset: Dataset,
+    settings: Settings,
+    trial: int,
+    *,
+    state: ArrayLike | None = None,
+) -> None:
+    """Write a session file atomically.
+
+    Raises OSError (no permission, disk full, a folder at `path`, ...); an existing file
+    at `path` is then left as it was and no temporary file stays behind.
+    """
+    _write_atomically(Path(path), session_to_json(dataset, settings, trial, state=state))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    data = text.encode("utf-8")
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o644
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable (POSIX)
+        directory = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+
+
+def load_session(path: str | Path) -> Session:
+    """Read a session file (see `session_from_json`); the same checks as data files first."""
+    path = Path(path)
+    return session_from_json(read_text(path), source=path.name)
+
+
+def session_from_json(text: str, source: str = "<text>") -> Session:
+    """The session in a session file's text, every field validated.
+
+    Errors are one-line `DataFileError`s naming `source`, the field and the reason.
+    """
+    document = json_document(text, source)
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise DataFileError(f'{source}: not a session file (no "format": "{FORMAT}")')
+    version = document.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise DataFileError(f"{source}: 'version' must be a whole number")
+    if version > VERSION:
+        raise DataFileError(
+            f"{source}: made by a newer version (session format {version}); "
+            f"this one reads format {VERSION}"
+        )
+    dataset = dataset_from_json(document, source)
+    settings = _settings(document.get("settings"), source)
+    trial = document.get("trial")
+    if isinstance(trial, bool) or not isinstance(trial, int) or trial < 0:
+        raise DataFileError(f"{source}: 'trial' must be a whole number >= 0; got {trial!r}")
+    try:
+        simulation = Simulation.from_settings(dataset, settings)
+    except (ValueError, TypeError) as exc:
+        raise DataFileError(f"{source}: settings: {exc}") from None
+    state = _state(document.get("state"), simulation, source)
+    return Session(dataset=dataset, settings=settings, trial=trial, state=state)
+
+
+def _settings(raw: object, source: str) -> Settings:
+    """Settings from their JSON object: known fields type-checked, missing ones default."""
+    if not isinstance(raw, dict):
+        raise DataFileError(f"{source}: 'settings' must be an object")
+    known = {f.name for f in fields(Settings)}
+    values: dict[str, Any] = {}
+    for name, value in raw.items():
+        where = f"{source}: settings.{name}"
+        if name not in known:
+            raise DataFileError(f"{source}: unknown setting {name!r}")
+        if name in _TEXT and not isinstance(value, str):
+            raise DataFileError(f"{where} must be text; got {value!r}")
+        if name in _OPTIONAL_TEXT and not (value is None or isinstance(value, str)):
+            raise DataFileError(f"{where} must be text or null; got {value!r}")
+        if name in _NUMBER or (name in _OPTIONAL_NUMBER and value is not None):
+            value = _number(value, where)
+        if name == "bias" and not isinstance(value, bool):
+            raise DataFileError(f"{where} must be true or false; got {value!r}")
+        if name == "seed" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise DataFileError(f"{where} must be a whole number; got {value!r}")
+        if name == "initial_weights" and not (value is None or isinstance(value, str)):
+            if not isinstance(value, list):
+                raise DataFileError(f"{where} must be null, a name or a list of numbers")
+            value = tuple(_number(v, f"{where}[{i}]") for i, v in enumerate(value))
+        values[name] = value
+    return Settings(**values)
+
+
+def _number(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DataFileError(f"{where} must be a number; got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise DataFileError(f"{where} is too large a number") from None
+    if not math.isfinite(number):
+        raise DataFileError(f"{where} is not a finite number")
+    return number
+
+
+def _state(raw: object, simulation: Simulation, source: str) -> tuple[Any, ...] | None:
+    """The saved state, shaped like the rule's (w, or (w⁺, w⁻) for Balanced Winnow)."""
+    if raw is None:
+        return None
+    expected = simulation.state.shape
+    try:
+        array = np.array(raw, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        array = None
+    if array is None or array.shape != expected or not np.isfinite(array).all():
+        raise DataFileError(f"{source}: 'state' must be finite numbers of shape {expected}")
+    if array.ndim == 1:
+        return tuple(array.tolist())
+    return tuple(tuple(row) for row in array.tolist())
