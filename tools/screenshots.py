@@ -1,8 +1,14 @@
 """Screenshots of the real window in several states, for README.md and for looking at.
 
-Run under a display (e.g. `xvfb-run -s "-screen 0 1280x800x24" python tools/screenshots.py OUT`).
-Each state is set up through the controller, painted, and grabbed from the screen.
-A negative trial count means "run to the k-th mistake".
+Run under a display of the size to check, e.g.
+
+    xvfb-run -a -s "-screen 0 1024x768x24" python tools/screenshots.py OUT [--presentation] [STATE]
+
+The window opens as it would for a user (sized to the screen's available area); each state
+is set up through the controller and the window's own actions, painted, and grabbed from
+the screen. Files are named OUT/STATE_WxH[_presentation].png after the screen's size.
+A negative trial count means "run to the k-th mistake". README.md's screenshot is the
+`readme` state in presentation mode on a 1280×800 screen.
 """
 
 import sys
@@ -13,48 +19,60 @@ from PySide6.QtWidgets import QApplication
 from simulator.engine import Settings, load_preset
 from simulator.ui import MainWindow
 
+# name: (preset or None, settings, trials, optimal separator shown)
+STATES = {
+    "empty": (None, Settings(), 0, False),
+    "or3": ("or", Settings(), 3, False),
+    "midrun": ("separable", Settings(), 7, True),
+    "converged": ("separable", Settings(), 10_000, True),
+    "xor": ("xor", Settings(), 13, False),
+    "winnow": ("or", Settings(algorithm="winnow"), 6, False),
+    "iris": ("iris", Settings(), 60, False),
+    "iris-winnow": ("iris", Settings(algorithm="winnow"), 60, False),
+    "adaline": ("noisy", Settings(algorithm="adaline"), 65, False),
+    "readme": ("separable", Settings(), -5, True),  # the 5th mistake
+}
+
 
 def grab(app, window, path):
-    for _ in range(5):
+    for _ in range(10):
         app.processEvents()
-    pixmap = window.screen().grabWindow(0, window.x(), window.y(), window.width(), window.height())
+    frame = window.frameGeometry()
+    pixmap = window.screen().grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height())
     pixmap.save(str(path))
     print("wrote", path)
 
 
-def main(out: Path) -> None:
+def main(out: Path, names: list[str], presentation: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv)
-    states = {
-        "empty": (None, Settings(), 0, False),
-        "midrun": (load_preset("separable"), Settings(), 7, True),
-        "converged": (load_preset("separable"), Settings(), 10_000, True),
-        "xor": (load_preset("xor"), Settings(), 13, False),
-        "winnow": (load_preset("or"), Settings(algorithm="winnow"), 6, False),
-        "iris": (load_preset("iris"), Settings(preprocessing="standardize"), 10_000, True),
-        "adaline": (load_preset("noisy"), Settings(algorithm="adaline"), 65, True),
-    }
-    states["readme"] = (load_preset("separable"), Settings(), -5, True)  # 5th mistake
-    only = set(sys.argv[2:])
-    for name, (dataset, settings, trials, separator) in states.items():
-        if only and name not in only:
-            continue
-        window = MainWindow(dataset, settings)
-        window.resize(1280, 800)
+    import pyqtgraph as pg
+
+    pg.setConfigOptions(antialias=True)  # as the app does (simulator.ui.app)
+    font = app.font()
+    font.setPointSizeF(max(font.pointSizeF(), 10.5))
+    app.setFont(font)
+    screen = app.primaryScreen().geometry()
+    suffix = f"_{screen.width()}x{screen.height()}" + ("_presentation" if presentation else "")
+    for name in names or STATES:
+        preset, settings, trials, separator = STATES[name]
+        window = MainWindow(load_preset(preset) if preset else None, settings)
         window.show()
+        window.presentation_action.setChecked(presentation)
         window.separator_action.setChecked(separator)
-        window.plot.set_show_separator(separator)
         if trials < 0:
             for _ in range(-trials):
                 window.controller.next_mistake()
         elif trials:
-            sim = window.controller.simulation
-            sim.run(trials - 1)
+            window.controller.simulation.run(trials - 1)
             window.controller.step()
-        grab(app, window, out / f"{name}.png")
+        grab(app, window, out / f"{name}{suffix}.png")
         window.controller.undo_stack.setClean()
         window.close()
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "screenshots"))
+    args = sys.argv[1:]
+    flags = {a for a in args if a.startswith("--")}
+    rest = [a for a in args if not a.startswith("--")]
+    main(Path(rest[0] if rest else "screenshots"), rest[1:], "--presentation" in flags)

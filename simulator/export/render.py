@@ -26,9 +26,7 @@ class FrameRenderer:
         self.width, self.height = int(width), int(height)
         # Sized for a 1280x720 slide; smaller frames shrink less, so they stay readable.
         scale = max(0.75, self.height / 720)
-        self.view = PlotView(
-            overlay=True, point_size=style.POINT_SIZE * 1.1 * scale, line_scale=1.3 * scale
-        )
+        self.view = PlotView(point_size=style.POINT_SIZE * 1.1 * scale, line_scale=1.3 * scale)
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         self.view.setFixedSize(self.width, self.height)
         tick_font = QFont("DejaVu Sans", max(8, round(12 * scale)))

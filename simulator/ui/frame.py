@@ -171,7 +171,7 @@ def explain_trial(frame: Frame) -> str:
     verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided (s = 0)"}[trial.prediction]
     outcome = "<b>mistake</b>" if trial.mistake else "correct"
     head = (
-        f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index}, "
+        f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index + 1}, "
         f"x = ({x}), y = {'+1' if trial.y > 0 else '−1'}."
     )
     lines = [head, f"{rule.explain_score(trial.score, number)}: {verdict}, {outcome}."]

@@ -1,10 +1,11 @@
-"""Small layout helpers shared by the panels and the export dialog."""
+"""Small layout helpers shared by the panels, the window and the export dialog."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QRect, QSize
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
-__all__ = ["column", "row"]
+__all__ = ["column", "initial_geometry", "row"]
 
 
 def row(*widgets: QWidget, stretch: int | None = None) -> QWidget:
@@ -28,3 +29,21 @@ def column(*widgets: QWidget) -> QWidget:
     for widget in widgets:
         layout.addWidget(widget)
     return holder
+
+
+PREFERRED_SIZE = QSize(1280, 800)
+
+
+def initial_geometry(
+    available: QRect, preferred: QSize = PREFERRED_SIZE, title_bar: int = 32
+) -> QRect:
+    """Where the window first opens: inside the screen's available area (title bar
+    included), at least the preferred size where the screen allows, four fifths of a larger
+    screen, centred. So on 1366×768 the explanation under the plot stays on screen."""
+    room_w = max(1, available.width())
+    room_h = max(1, available.height() - title_bar)
+    width = min(room_w, max(preferred.width(), round(0.8 * available.width())))
+    height = min(room_h, max(preferred.height(), round(0.8 * available.height())))
+    x = available.x() + (room_w - width) // 2
+    y = available.y() + title_bar + (room_h - height) // 2
+    return QRect(x, y, width, height)

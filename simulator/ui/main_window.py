@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSaveFile, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
@@ -27,26 +27,12 @@ from simulator.engine import PRESETS, DataFileError, Dataset, Settings, load_dat
 from simulator.ui.controller import SimulationController
 from simulator.ui.frame import Frame
 from simulator.ui.highdim_view import HighDimView
+from simulator.ui.layout import initial_geometry
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
-from simulator.ui.plot_view import PlotView
+from simulator.ui.plot_view import SNAP_STEPS, PlotView
+from simulator.ui.view_menu import fit_side_panel, shortcuts_html
 
-__all__ = ["SHORTCUTS", "MainWindow"]
-
-SHORTCUTS = (
-    ("Space", "Step: one trial"),
-    ("Enter", "Run / Pause"),
-    ("N", "Run to the next mistake"),
-    ("E", "Run to the end of the epoch"),
-    ("Ctrl+R", "Reset to trial 0"),
-    ("Left click", "Add a +1 point (or the class chosen for touchpads)"),
-    ("Right click", "Add a −1 point; on a point: its menu"),
-    ("Drag a point", "Move it"),
-    ("Delete", "Delete the selected point"),
-    ("Ctrl+Z / Ctrl+Shift+Z", "Undo / Redo"),
-    ("Ctrl+O / Ctrl+S", "Open / Save points (CSV)"),
-    ("F11", "Full screen"),
-    ("F1", "This list"),
-)
+__all__ = ["MainWindow"]
 
 _PRESET_TITLES = {
     "and": "AND (4 corners)",
@@ -81,14 +67,14 @@ class MainWindow(QMainWindow):
 
         side = QWidget()
         side_layout = QVBoxLayout(side)
+        side_layout.addWidget(self.theory)  # the numbers the class watches, on top
         side_layout.addWidget(self.controls)
-        side_layout.addWidget(self.theory)
         side_layout.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidget(side)
         scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(380)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.side_scroll = scroll
         self.explanation = TrialExplanation(self)
         plot_column = QWidget()
         column = QVBoxLayout(plot_column)
@@ -107,8 +93,10 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
         splitter.setSizes([900, 400])
+        self.splitter = splitter
         self.setCentralWidget(splitter)
-        self.resize(1280, 800)
+        self.setGeometry(initial_geometry(self.screen().availableGeometry()))
+        fit_side_panel(scroll, splitter)
 
         self._build_actions()
         self._connect()
@@ -117,8 +105,10 @@ class MainWindow(QMainWindow):
         if dataset is not None:
             self.controller.set_dataset(dataset, "Load data")
             self.controller.undo_stack.setClean()
+        self.plot.set_show_legend(self.legend_action.isChecked())
         self._on_frame(self.controller.frame)
         self.plot.fit_view()
+        self.plot.set_follow(self.follow_action.isChecked())
         self._update_title()
         self.plot.setFocus()
 
@@ -137,7 +127,8 @@ class MainWindow(QMainWindow):
         action.setCheckable(checkable)
         if name:
             action.setObjectName(name)
-        action.triggered.connect(slot)
+        # A checkable action follows its state, however it changes (menu, key, setChecked).
+        (action.toggled if checkable else action.triggered).connect(slot)
         self.addAction(action)  # shortcuts work even when the menu bar is hidden (full screen)
         return action
 
@@ -185,19 +176,80 @@ class MainWindow(QMainWindow):
         edit.addActions([self.delete_action, self.flip_action, self.clear_action])
 
         view = bar.addMenu("&View")
+        plot = self.plot
         self.separator_action = self._action(
-            "Optimal separator and &margin", self.plot.set_show_separator, "M", checkable=True
+            "Optimal separator and &margin", plot.set_show_separator, "M", checkable=True
         )
-        self.radius_action = self._action(
-            "&Radius R", self.plot.set_show_radius, "R", checkable=True
+        self.radius_action = self._action("&Radius R", plot.set_show_radius, "R", checkable=True)
+        self.shading_action = self._action(
+            "Region &shading (sign of the score)",
+            plot.set_show_shading,
+            "S",
+            checkable=True,
+            name="shadingAction",
         )
-        self.fit_action = self._action("&Fit view to points", self.plot.fit_view, "Ctrl+0")
+        self.least_squares_action = self._action(
+            "Adaline's &least-squares line w_LS",
+            plot.set_show_least_squares,
+            "L",
+            checkable=True,
+            name="leastSquaresAction",
+        )
+        self.true_length_action = self._action(
+            "w at its &true length",
+            plot.set_true_length,
+            "W",
+            checkable=True,
+            name="trueLengthAction",
+        )
+        self.numbers_action = self._action(
+            "Point &numbers", plot.set_show_numbers, "P", checkable=True, name="numbersAction"
+        )
+        self.legend_action = self._action(
+            "L&egend", plot.set_show_legend, "G", checkable=True, name="legendAction"
+        )
+        self.numbers_action.setChecked(True)
+        self.legend_action.setChecked(True)
+        view.addActions(
+            [
+                self.separator_action,
+                self.radius_action,
+                self.shading_action,
+                self.least_squares_action,
+                self.true_length_action,
+                self.numbers_action,
+                self.legend_action,
+            ]
+        )
+        view.addSeparator()
+        self.follow_action = self._action(
+            "F&ollow the learner", plot.set_follow, "Ctrl+L", checkable=True, name="followAction"
+        )
+        self.follow_action.setChecked(True)
+        self.fit_action = self._action("&Fit view to points", plot.fit_view, "Ctrl+0")
+        snap_menu = view.addMenu("S&nap clicks to a grid")
+        self.snap_group = QActionGroup(self)
+        for step, name in ((None, "Off"), *((s, f"{s:g}") for s in SNAP_STEPS)):
+            action = QAction(name, self, checkable=True)
+            action.setObjectName(f"snapAction_{name}")
+            action.setData(step)
+            action.setChecked(step is None)
+            action.triggered.connect(lambda _=False, v=step: plot.set_snap(v))
+            self.snap_group.addAction(action)
+            snap_menu.addAction(action)
+        view.addActions([self.follow_action, self.fit_action])
+        view.addSeparator()
+        self.presentation_action = self._action(
+            "&Presentation mode",
+            self.set_presentation,
+            "F5",
+            checkable=True,
+            name="presentationAction",
+        )
         self.fullscreen_action = self._action(
             "&Full screen", self.toggle_full_screen, "F11", checkable=True
         )
-        view.addActions(
-            [self.separator_action, self.radius_action, self.fit_action, self.fullscreen_action]
-        )
+        view.addActions([self.presentation_action, self.fullscreen_action])
 
         run = bar.addMenu("&Run")
         self.step_action = self._action("&Step", c.step, "Space")
@@ -223,7 +275,12 @@ class MainWindow(QMainWindow):
 
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(
-            self._action("&Shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
+            self._action(
+                "&Shortcuts",
+                self.show_shortcuts,
+                QKeySequence.StandardKey.HelpContents,
+                name="shortcutsAction",
+            )
         )
         help_menu.addAction(self._action("&About", self.show_about))
 
@@ -263,6 +320,7 @@ class MainWindow(QMainWindow):
         else:
             self.high_dim.show_frame(frame)
         self.theory.show_frame(frame)
+        self.controls.show_frame(frame)
         self.controls.set_can_run(
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )
@@ -387,11 +445,14 @@ class MainWindow(QMainWindow):
         else:
             self.showNormal()
 
+    def set_presentation(self, on: bool) -> None:
+        """Type for a lecture hall; the learner settings hidden (View → Presentation mode)."""
+        for view in (self.plot, self.theory, self.controls, self.explanation):
+            view.set_presentation(on)
+        fit_side_panel(self.side_scroll, self.splitter)
+
     def show_shortcuts(self) -> None:
-        rows = "".join(
-            f"<tr><td><b>{k}</b></td><td>&nbsp;&nbsp;{v}</td></tr>" for k, v in SHORTCUTS
-        )
-        QMessageBox.information(self, "Shortcuts", f"<table>{rows}</table>")
+        QMessageBox.information(self, "Shortcuts", shortcuts_html(self))
 
     def show_about(self) -> None:
         QMessageBox.about(

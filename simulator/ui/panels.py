@@ -7,15 +7,29 @@ and shows the settings it is given; which parameters show is asked of the rule's
 trial, epoch, w and the status; `TrialExplanation` the arithmetic of the latest trial.
 Numbers are plain text a test can parse: at least 4 significant digits, ∞ where
 unbounded, — where undefined.
+
+Decisions a teacher will notice:
+
+- Every value keeps the room of its longest possible text (`ValueLabel`), so the panel
+  neither jumps as numbers change nor cuts one off; the status line sits under the
+  numbers, so its length never moves them.
+- The gauge "k of at most B" shows only where a mistake bound applies to the rule
+  (`Frame.mistake_bound` is not None), with B written exactly as the Bound row writes it;
+  elsewhere one line says that no bound applies.
+- A learning rate the rule derives (Settings.learning_rate None) shows as the value the
+  rule uses.
+- Presentation mode (`set_presentation`): every label and value at least
+  `style.PRESENTATION_LABEL_PX` pixels tall, the learner settings hidden.
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QRect, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QValidator
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -34,10 +48,90 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine import ALGORITHMS, Settings
+from simulator.ui import style
 from simulator.ui.frame import Frame, explain_trial, format_number, format_vector
-from simulator.ui.layout import row
 
-__all__ = ["SPEEDS", "ControlPanel", "TheoryPanel", "TrialExplanation"]
+__all__ = [
+    "SPEEDS",
+    "ControlPanel",
+    "NumberSpin",
+    "TheoryPanel",
+    "TrialExplanation",
+    "ValueLabel",
+    "label_font",
+    "value_font",
+]
+
+WIDEST_NUMBER = "-8.88888e-888"  # the longest text format_number writes (6 digits)
+WIDEST_COUNT = "8888888888"  # trials and mistakes: up to ten digits
+GAUGE_RESERVE = "88888 of at most 888888"  # the gauge's room until a longer text comes
+
+
+MAX_WEIGHTS_SHOWN = 12  # beyond (d > 2), the high-dimensional view's bars show them all
+
+
+def _weights_text(weights: tuple[float, ...]) -> str:
+    """w as numbers; past MAX_WEIGHTS_SHOWN, the first ones and how many there are."""
+    if len(weights) <= MAX_WEIGHTS_SHOWN:
+        return format_vector(weights)
+    return format_vector(weights[:MAX_WEIGHTS_SHOWN]) + f", … ({len(weights):,} in all)"
+
+
+def _weights_reserve(n: int) -> str:
+    """Room for n weights of six significant digits, until longer ones come."""
+    shown = min(n, MAX_WEIGHTS_SHOWN)
+    return ", ".join(["-8.88888"] * shown) + ("" if n == shown else f", … ({n:,} in all)")
+
+
+_BOUND_NAMES = {"novikoff": "R²/γ*²", "winnow-disjunction": "2 + 3r(1 + log₂ n)"}
+
+
+def label_font(presentation: bool) -> QFont:
+    """The font of the panel's labels: the application's, or lecture-hall size."""
+    font = QFont()
+    if presentation:
+        font.setPixelSize(style.PRESENTATION_LABEL_PX)
+    return font
+
+
+def value_font(presentation: bool) -> QFont:
+    """The font of the panel's numbers: bold, a little larger than the labels."""
+    font = QFont()
+    if presentation:
+        font.setPixelSize(style.PRESENTATION_VALUE_PX)
+    elif font.pointSizeF() > 0:
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+    else:
+        font.setPixelSize(round(font.pixelSize() * 1.15))
+    font.setBold(True)
+    return font
+
+
+class NumberSpin(QDoubleSpinBox):
+    """A spin box that writes numbers as they are (0.1, 0.00125, 2e-05), not padded to a
+    fixed count of decimals, so a rate the rule derives from the data shows exactly."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(objectName=name)
+        self.setDecimals(12)  # precision kept; the text is written by textFromValue
+
+    def textFromValue(self, value: float) -> str:
+        return f"{value:.6g}"
+
+    def valueFromText(self, text: str) -> float:
+        try:
+            return float(text.strip().replace(",", "."))
+        except ValueError:
+            return self.value()
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        try:
+            value = float(text.strip().replace(",", "."))
+        except ValueError:
+            return QValidator.State.Intermediate, text, pos
+        inside = self.minimum() <= value <= self.maximum()
+        return (QValidator.State.Acceptable if inside else QValidator.State.Intermediate), text, pos
+
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10_000, 100_000, math.inf)
 _PREPROCESSING = {"none": "none", "standardize": "standardize (z-score)", "unit": "unit length"}
@@ -64,13 +158,14 @@ class ControlPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
 
         learner = QGroupBox("Learner")
+        self.learner_box = learner
         form = QFormLayout(learner)
         self.algorithm = QComboBox(objectName="algorithmCombo")
         for name, rule in ALGORITHMS.items():
             self.algorithm.addItem(rule.title, name)
         form.addRow("Rule", self.algorithm)
         self.rate = self._spin(
-            "rateSpin", 0.0001, 100.0, 4, 0.1, "Learning rate η > 0 (Perceptron, Adaline)"
+            "rateSpin", 1e-9, 1e6, 4, 0.1, "Learning rate η > 0 (Perceptron, Adaline)"
         )
         self.rate_label = QLabel("η")
         form.addRow(self.rate_label, self.rate)
@@ -124,9 +219,8 @@ class ControlPanel(QWidget):
         self.initial_edit = QLineEdit(objectName="initialEdit")
         self.initial_edit.setPlaceholderText("w₀, bias first: 0.5, 1, -1")
         form.addRow("", self.initial_edit)
-        layout.addWidget(learner)
-
         run = QGroupBox("Run")
+        self.run_box = run
         grid = QGridLayout(run)
         self.step_button = QPushButton("Step", objectName="stepButton")
         self.step_button.setToolTip("One trial (Space)")
@@ -155,13 +249,14 @@ class ControlPanel(QWidget):
         grid.addWidget(self.run_button, 1, 0, 1, 2)
         grid.addWidget(self.reset_button, 1, 2)
         speed_row = QHBoxLayout()
+        self.speed_label = QLabel("Speed")
         self.speed = QSlider(Qt.Orientation.Horizontal, objectName="speedSlider")
         self.speed.setRange(0, len(SPEEDS) - 1)
         self.speed.setValue(len(SPEEDS) - 1)
         self.speed.setToolTip("Trials per second while running")
         self.speed_text = QLabel(objectName="speedValue")
         self.speed_text.setMinimumWidth(90)
-        speed_row.addWidget(QLabel("Speed"))
+        speed_row.addWidget(self.speed_label)
         speed_row.addWidget(self.speed, 1)
         speed_row.addWidget(self.speed_text)
         grid.addLayout(speed_row, 2, 0, 1, 3)
@@ -173,6 +268,7 @@ class ControlPanel(QWidget):
         )
         grid.addWidget(self.class_toggle, 3, 0, 1, 3)
         layout.addWidget(run)
+        layout.addWidget(learner)
 
         self._on_speed(self.speed.value())
         self._on_class_toggled(False)
@@ -203,9 +299,13 @@ class ControlPanel(QWidget):
     def _spin(
         name: str, low: float, high: float, decimals: int, step: float, tip: str
     ) -> QDoubleSpinBox:
-        spin = QDoubleSpinBox(objectName=name)
+        spin: QDoubleSpinBox
+        if name == "rateSpin":
+            spin = NumberSpin(name)  # η may be derived from the data: any size
+        else:
+            spin = QDoubleSpinBox(objectName=name)
+            spin.setDecimals(decimals)
         spin.setRange(low, high)
-        spin.setDecimals(decimals)
         spin.setSingleStep(step)
         spin.setKeyboardTracking(False)  # apply on Enter or focus-out, not on every digit
         spin.setToolTip(tip)
@@ -233,10 +333,10 @@ class ControlPanel(QWidget):
         rule = ALGORITHMS[settings.algorithm]
         self.algorithm.setCurrentIndex(self.algorithm.findData(settings.algorithm))
         rate = rule.parameter("learning_rate")
-        if rate is not None:
-            default = rate.default if isinstance(rate.default, float) else 1.0
-            value = settings.learning_rate
-            self.rate.setValue(value if value is not None else default)
+        if rate is not None and settings.learning_rate is not None:
+            self.rate.setValue(settings.learning_rate)
+        elif rate is not None and isinstance(rate.default, float):
+            self.rate.setValue(rate.default)  # until the frame says what the rule uses
         self.promotion.setValue(settings.promotion)
         self.threshold.setValue(settings.threshold or 0.0)
         self.mode.setCurrentIndex(self.mode.findData(settings.mode))
@@ -261,6 +361,24 @@ class ControlPanel(QWidget):
             for widget in widgets:
                 widget.setVisible(rule.parameter(name) is not None)
         self.initial_edit.setVisible(key == "custom")
+
+    def show_frame(self, frame: Frame) -> None:
+        """Show the learning rate the run uses (the rule's own when it derives it)."""
+        if frame.settings.learning_rate is None and frame.rule.parameter("learning_rate"):
+            used = getattr(frame.rule, "learning_rate", None)
+            if isinstance(used, float) and math.isfinite(used) and used != self.rate.value():
+                with QSignalBlocker(self.rate):
+                    self.rate.setValue(used)
+
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type; the learner settings, speed and class toggle hidden."""
+        self.learner_box.setVisible(not on)
+        for widget in (self.speed_label, self.speed, self.speed_text, self.class_toggle):
+            widget.setVisible(not on)
+        font = label_font(on)
+        for widget in self.findChildren(QWidget):
+            if isinstance(widget, QLabel | QAbstractButton | QGroupBox):
+                widget.setFont(font)
 
     def _request_initial(self, *_: object) -> None:
         """Ask for the chosen start w₀ (custom numbers once they are typed)."""
@@ -311,147 +429,368 @@ class ControlPanel(QWidget):
         self.new_point_label_changed.emit(-1 if negative else 1)
 
 
-def _value_label(name: str, tip: str) -> QLabel:
-    label = QLabel("—", objectName=name)
-    font = QFont()
-    font.setPointSizeF(font.pointSizeF() * 1.15)
-    font.setBold(True)
-    label.setFont(font)
-    label.setToolTip(tip)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
+class ValueLabel(QLabel):
+    """A value of the panel that keeps the room of its longest text, `reserve`.
+
+    Unwrapped, it is never narrower than `reserve`; wrapped (word by word), never shorter
+    than `reserve` needs at its width. So the panel does not jump as numbers change, and
+    no number is cut off.
+    """
+
+    def __init__(self, name: str, tip: str, reserve: str = WIDEST_NUMBER, wrap: bool = False):
+        super().__init__("—", objectName=name)
+        self._reserve = reserve
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(wrap)
+        if wrap:
+            self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.setFont(value_font(False))
+        self.setToolTip(tip)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    @property
+    def reserve(self) -> str:
+        return self._reserve
+
+    def set_reserve(self, reserve: str) -> None:
+        if reserve != self._reserve:
+            self._reserve = reserve
+            self.updateGeometry()
+            self._hold_height()
+
+    def _margins(self) -> tuple[int, int]:
+        m = self.contentsMargins()
+        return m.left() + m.right() + 2 * max(0, self.indent()), m.top() + m.bottom()
+
+    def _reserved_width(self) -> int:
+        metrics = QFontMetrics(self.font())
+        words = self._reserve.split() if self.wordWrap() else [self._reserve]
+        widest = max((metrics.horizontalAdvance(w) for w in words), default=0)
+        return widest + self._margins()[0] + 2
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(max(hint.width(), self._reserved_width()), hint.height())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        width = max(hint.width(), self._reserved_width())
+        if self.wordWrap():
+            return QSize(width, max(hint.height(), self.heightForWidth(width)))
+        return QSize(width, hint.height())
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._hold_height()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._hold_height()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._hold_height()
+
+    def _hold_height(self) -> None:
+        """A wrapped value asks for the height its width needs as a minimum: layouts do not
+        all honour height-for-width (QFormLayout can misjudge a field's width)."""
+        if self.wordWrap() and self.width() > 0:
+            need = self.heightForWidth(self.width())
+            if need != self.minimumHeight():
+                self.setMinimumHeight(need)
+
+    def heightForWidth(self, width: int) -> int:
+        if not self.wordWrap():
+            return super().heightForWidth(width)
+        # Measured as QLabel draws plain wrapped text (its own measure can be stale after
+        # a font change, and then asks for a line too many).
+        across, down = self._margins()
+        metrics = QFontMetrics(self.font())
+        room = QRect(0, 0, max(1, width - across), 1_000_000)
+        flags = int(Qt.TextFlag.TextWordWrap)
+        return down + max(
+            metrics.boundingRect(room, flags, self.text()).height(),
+            metrics.boundingRect(room, flags, self._reserve).height(),
+        )
 
 
 class TheoryPanel(QWidget):
-    """γ*, margin of w, R, the bound, k, trial, epoch, w and the status."""
+    """γ*, margin of w, R, the bound, k against the bound, trial, epoch, w and the status."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.status = QLabel(objectName="statusValue")
-        self.status.setWordWrap(True)
-        layout.addWidget(self.status)
+        self.rule_title = QLabel(objectName="ruleValue")
+        self.rule_title.setWordWrap(True)
+        self.rule_title.hide()  # presentation mode only: the learner settings are hidden
+        layout.addWidget(self.rule_title)
         theory = QGroupBox("Theory (feature space)")
+        self.theory_box = theory
         theory.setToolTip(
             "Numbers live in feature space: with bias x = (1, p₁, p₂), "
             "so R and γ include the constant 1."
         )
         form = QFormLayout(theory)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         space = " (in feature space; with bias it includes the constant 1)"
-        self.gamma = _value_label(
+        self.gamma = ValueLabel(
             "gammaValue",
             "γ* = max over unit u of min yᵢ u·xᵢ: the "
             "best margin of any separator through the origin"
             + space
             + ". ≤ 0 means not linearly separable.",
         )
-        self.margin = _value_label(
+        self.margin = ValueLabel(
             "marginValue", "The current w's margin: min yᵢ (w·xᵢ − θ)/‖w‖, negative while it errs"
         )
-        self.radius = _value_label("radiusValue", "R = max ‖xᵢ‖" + space)
+        self.radius = ValueLabel("radiusValue", "R = max ‖xᵢ‖" + space)
         self.bound_label = QLabel("Bound R²/γ*²", objectName="boundLabel")
-        self.bound = _value_label(
+        self.bound_label.setWordWrap(True)  # "Perceptron's bound" may take two lines
+        self.bound = ValueLabel(
             "boundValue",
             "Block–Novikoff: from w₀ = 0 the perceptron "
             "makes at most R²/γ*² mistakes, in any order, for any η",
         )
-        self.mistakes = _value_label("mistakesValue", "Mistakes k so far")
+        self.mistakes = ValueLabel("mistakesValue", "Mistakes k so far", WIDEST_COUNT)
+        self.gauge = ValueLabel(
+            "gaugeValue",
+            "k against the mistake bound that applies to this rule",
+            GAUGE_RESERVE,
+            wrap=True,
+        )
         self.mistakes_bar = QProgressBar(objectName="mistakesBar")
         self.mistakes_bar.setRange(0, 1000)
-        self.mistakes_bar.setTextVisible(True)
-        self.mistakes_bar.setToolTip("k against the perceptron's mistake bound")
-        self.trial = _value_label("trialValue", "Trials so far")
-        self.epoch = _value_label("epochValue", "Epoch of the latest trial (one pass = one epoch)")
-        self.weights = _value_label("weightsValue", "w in feature order (bias weight first)")
-        self.weights.setWordWrap(True)
-        form.addRow("Data margin γ*", self.gamma)
-        form.addRow("Margin of w", self.margin)
-        form.addRow("Radius R", self.radius)
+        self.mistakes_bar.setTextVisible(False)
+        self.mistakes_bar.setFixedHeight(10)
+        self.mistakes_bar.setMinimumWidth(40)
+        self.mistakes_bar.setToolTip("k against the mistake bound")
+        self.gauge_note = QLabel(objectName="gaugeNote")
+        self.gauge_note.setWordWrap(True)
+        self.trial = ValueLabel("trialValue", "Trials so far", WIDEST_COUNT)
+        self.epoch = ValueLabel(
+            "epochValue", "Epoch of the latest trial (one pass = one epoch)", WIDEST_COUNT
+        )
+        self.weights = ValueLabel(
+            "weightsValue",
+            "w in feature order (bias weight first)",
+            _weights_reserve(3),
+            wrap=True,
+        )
+        self._reserve_key: tuple[object, ...] | None = None
+        self.labels = {
+            "gamma": QLabel("Data margin γ*"),
+            "margin": QLabel("Margin of w"),
+            "radius": QLabel("Radius R"),
+            "mistakes": QLabel("Mistakes k"),
+            "trial": QLabel("Trial"),
+            "epoch": QLabel("Epoch"),
+            "weights": QLabel("w ="),
+        }
+        form.addRow(self.labels["gamma"], self.gamma)
+        form.addRow(self.labels["margin"], self.margin)
+        form.addRow(self.labels["radius"], self.radius)
         form.addRow(self.bound_label, self.bound)
-        form.addRow("Mistakes k", row(self.mistakes, self.mistakes_bar, stretch=1))
-        form.addRow("Trial", row(self.trial, QLabel("epoch"), self.epoch))
-        form.addRow("w", self.weights)
-        self.adaline_label = QLabel("Adaline")
-        self.adaline = _value_label(
+        mistakes_row = QWidget()
+        mistakes_layout = QHBoxLayout(mistakes_row)
+        mistakes_layout.setContentsMargins(0, 0, 0, 0)
+        mistakes_layout.addWidget(self.mistakes)
+        mistakes_layout.addWidget(self.mistakes_bar, 1)
+        form.addRow(self.labels["mistakes"], mistakes_row)
+        form.addRow(self.gauge)  # "k of at most B", the whole width
+        form.addRow(self.gauge_note)
+        form.addRow(self.labels["trial"], self.trial)
+        form.addRow(self.labels["epoch"], self.epoch)
+        # w gets the panel's whole width: its three numbers then wrap less.
+        weights_row = QWidget()
+        weights_layout = QHBoxLayout(weights_row)
+        weights_layout.setContentsMargins(0, 0, 0, 0)
+        self.labels["weights"].setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        weights_layout.addWidget(self.labels["weights"], 0, Qt.AlignmentFlag.AlignTop)
+        weights_layout.addWidget(self.weights, 1)
+        form.addRow(weights_row)
+        self.adaline = ValueLabel(
             "adalineValue",
             "Least squares and the stable learning rates: online η < 2/R², batch η < 2/λ_max(XᵀX)",
+            "Adaline: w_LS = (-8.888e-88, -8.888e-88, -8.888e-88)\n"
+            "stable: online η < 8.888e-88, batch η < 8.888e-88",
+            wrap=True,
         )
-        self.adaline.setWordWrap(True)
-        form.addRow(self.adaline_label, self.adaline)
+        form.addRow(self.adaline)  # the whole width: it is long
         layout.addWidget(theory)
+        # Under the numbers, so a longer or shorter status never moves them.
+        self.status = QLabel(objectName="statusValue")
+        self.status.setWordWrap(True)
+        self.status.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.status)
+        self._presentation = False
+        self.set_presentation(False)
+
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type (see the module docstring); the rule named on top."""
+        self._presentation = bool(on)
+        labels = label_font(on)
+        values = value_font(on)
+        for widget in self.findChildren(QWidget):
+            if isinstance(widget, ValueLabel):
+                widget.setFont(values)
+            elif isinstance(widget, QLabel | QGroupBox):
+                widget.setFont(labels)
+        self.rule_title.setFont(values)
+        self.rule_title.setVisible(on)
+        lines = QFontMetrics(labels).lineSpacing()
+        self.status.setMinimumHeight(3 * lines + 4)
+        self.mistakes_bar.setFixedHeight(14 if on else 10)
+        self.updateGeometry()
 
     def show_frame(self, frame: Frame) -> None:
         s, r = frame.snapshot, frame.report
+        self.rule_title.setText(f"{frame.rule.title} ({frame.rule.describe()})")
         self.gamma.setText(format_number(r.gamma))
         self.margin.setText(format_number(s.margin))
         self.radius.setText(format_number(r.radius))
         novikoff = frame.rule.bound == "novikoff"
         if not novikoff:
-            self.bound_label.setText("Perceptron's bound R²/γ*²")
+            self.bound_label.setText("Perceptron's bound")
         elif frame.bound_is_general:
             self.bound_label.setText("Bound from w₀")
         else:
             self.bound_label.setText("Bound R²/γ*²")
         self.bound.setText(format_number(frame.mistake_bound if novikoff else r.bound))
         self.mistakes.setText(str(s.mistakes))
-        bound = frame.mistake_bound
-        if bound is not None and math.isfinite(bound) and bound > 0:
-            self.mistakes_bar.setEnabled(True)
-            self.mistakes_bar.setValue(round(1000 * min(1.0, s.mistakes / bound)))
-            self.mistakes_bar.setFormat(f"{s.mistakes} of at most {format_number(bound)}")
-        else:
-            self.mistakes_bar.setEnabled(False)
-            self.mistakes_bar.setValue(0)
-            if not len(frame.dataset):
-                why = "no data"
-            elif bound is None:
-                why = f"no mistake bound applies to {frame.rule.title} here"
-            else:
-                why = "no bound: not separable"
-            self.mistakes_bar.setFormat(why)
+        self._show_gauge(frame)
         self.trial.setText(str(s.trials))
         self.epoch.setText(str(s.epoch))
-        shown = s.weights if len(s.weights) <= 12 else s.weights[:12]  # d > 2: the bars show all
-        more = "" if shown is s.weights else f", … ({len(s.weights):,} in all)"
-        self.weights.setText(format_vector(shown) + more)
+        self._hold_room(frame)
+        self.weights.setText(_weights_text(s.weights))
         adaline = frame.adaline
-        self.adaline_label.setVisible(adaline is not None)
         self.adaline.setVisible(adaline is not None)
         if adaline is not None:
             self.adaline.setText(
-                f"w_LS = ({format_vector(adaline.least_squares, 4)})<br>"
-                f"stable: online η &lt; {format_number(adaline.online_rate_limit, 4)}, "
-                f"batch η &lt; {format_number(adaline.batch_rate_limit, 4)}"
+                f"Adaline: w_LS = ({format_vector(adaline.least_squares, 4)})\n"
+                f"stable: online η < {format_number(adaline.online_rate_limit, 4)}, "
+                f"batch η < {format_number(adaline.batch_rate_limit, 4)}"
             )
         status = frame.status + (f" {frame.boundary_note}" if frame.boundary_note else "")
         self.status.setText(status)
         alarming = s.diverged or (not r.separable and len(frame.dataset) > 0)
-        self.status.setStyleSheet(
+        sheet = (
             "color: #B03000; font-weight: bold;"
             if alarming
             else "color: #1A5E20;"
             if s.converged
             else ""
         )
+        if sheet != self.status.styleSheet():  # a new style sheet re-polishes the label
+            self.status.setStyleSheet(sheet)
+
+    def _hold_room(self, frame: Frame) -> None:
+        """Keep w's and the gauge's room for their longest text in this run: they grow when
+        a longer one comes (rarely: numbers grow in digits), and start afresh with new data
+        or settings."""
+        key = (frame.dataset, frame.settings, len(frame.snapshot.weights))
+        weights = _weights_text(frame.snapshot.weights)
+        gauge = self.gauge.text()
+        if key != self._reserve_key:
+            self._reserve_key = key
+            self.weights.set_reserve(_weights_reserve(len(frame.snapshot.weights)))
+            self.gauge.set_reserve(GAUGE_RESERVE)
+        for label, text in ((self.weights, weights), (self.gauge, gauge)):
+            if len(text) > len(label.reserve):
+                label.set_reserve(text)
+
+    def _show_gauge(self, frame: Frame) -> None:
+        """k of at most B where a bound applies to the rule; otherwise say that none does."""
+        s = frame.snapshot
+        bound = frame.mistake_bound
+        applies = bound is not None and len(frame.dataset) > 0
+        self.gauge.setVisible(applies)
+        self.mistakes_bar.setVisible(applies)
+        self.gauge_note.setVisible(not applies)
+        if not applies:
+            self.gauge_note.setText(
+                "No points yet."
+                if not len(frame.dataset)
+                else f"No mistake bound applies to {frame.rule.title} here."
+            )
+            return
+        assert bound is not None
+        name = _BOUND_NAMES.get(frame.rule.bound or "", "the bound")
+        if frame.bound_is_general:
+            name = "the bound from w₀"
+        self.gauge.setToolTip(f"k against {name}, the mistake bound of {frame.rule.title}")
+        if math.isfinite(bound) and bound > 0:
+            self.mistakes_bar.setEnabled(True)
+            self.mistakes_bar.setValue(round(1000 * min(1.0, s.mistakes / bound)))
+            self.gauge.setText(f"{s.mistakes} of at most {format_number(bound)}")
+        else:
+            self.mistakes_bar.setEnabled(False)
+            self.mistakes_bar.setValue(0)
+            self.gauge.setText(f"{s.mistakes}: no bound (not separable)")
 
 
 class TrialExplanation(QLabel):
-    """The arithmetic of the latest trial, under the plot where the class looks."""
+    """The arithmetic of the latest trial, under the plot where the class looks.
+
+    Its height is the most its texts have needed since the data, the settings or the
+    type size last changed (at least four lines), so the plot above does not bob up and
+    down from trial to trial, and no line is ever cut off.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="explanationValue")
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        font = self.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        self.setFont(font)
-        self.setMinimumHeight(4 * self.fontMetrics().lineSpacing() + 12)
         self.setStyleSheet(
             "QLabel { background: #FFFFFF; border-top: 1px solid #CCCCCC; padding: 6px 10px; }"
         )
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._needed = self._longest = 0
+        self._key: tuple[object, ...] | None = None
+        self.set_presentation(False)
+
+    def set_presentation(self, on: bool) -> None:
+        font = QFont()
+        if on:
+            font.setPixelSize(style.PRESENTATION_LABEL_PX)
+        elif font.pointSizeF() > 0:
+            font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.setFont(font)
+        self._needed = self._longest = 0
+        self._fit()
 
     def show_frame(self, frame: Frame) -> None:
+        key = (frame.dataset, frame.settings)
+        if key != self._key:
+            self._key = key
+            self._needed = self._longest = 0
         self.setText(explain_trial(frame))
+        self._fit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._needed = self._longest = 0  # a new width: measured afresh
+            self._fit()
+
+    def _fit(self) -> None:
+        if not self.isVisible():
+            return  # its width is not known yet
+        # Measuring wrapped rich text costs about as much as a frame of the plot: measure
+        # only a text longer than any measured since the last reset (a shorter one fits).
+        size = len(self.text())
+        if self._needed and size <= self._longest:
+            return
+        self._longest = max(self._longest, size)
+        lines = 4 * self.fontMetrics().lineSpacing() + 14
+        need = max(lines, self.heightForWidth(self.width()))
+        self._needed = max(self._needed, need)
+        if self.minimumHeight() != self._needed:
+            self.setMinimumHeight(self._needed)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit()

@@ -3,10 +3,24 @@
 `PlotView` paints a `Frame` and turns mouse gestures into intent signals; it never
 changes data itself. Left click on empty space asks for a point of the current class
 (`new_point_label`, +1 unless the touchpad toggle says otherwise), right click for the
-other class. Clicking a point selects it; dragging it moves it; right click on a point
-opens a menu (delete, flip label).
+other class; with a snap step set, clicked and dragged positions are rounded to it.
+Clicking a point selects it; dragging it moves it; right click on a point opens a menu
+(delete, flip label).
 
-The same class draws the exported frames (`overlay=True` adds the numbers a slide needs).
+What it shows, and what a teacher will notice (see also `style` and `plot_geometry`):
+
+- Points are numbered 1…n beside their glyphs (the notes' x₁…xₙ), up to
+  `points_item.NUMBERS_LIMIT` points; the axes carry the data's column names.
+- w's arrow starts on the visible part of the boundary, near the view's centre, and is a
+  fixed share of the view (or w's true length in the plane, so ‖w‖ growing like √k shows).
+  A boundary outside the view gets a marker at the view's edge pointing to it.
+- Follow the learner moves the view only when a point, the boundary or w would leave it
+  (with headroom, so it does not jitter), and only when the learner moved: placing points
+  never pulls the view away. Off, the view never moves by itself.
+- Region shading tints the half-planes s > 0 and s < 0 (two clipped polygons).
+- Presentation mode: larger tick labels, thicker lines, larger glyphs.
+
+The same class draws the exported frames (`simulator.export`), so it has no window state.
 """
 
 from __future__ import annotations
@@ -16,17 +30,30 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QFontMetricsF, QKeyEvent, QPen
-from PySide6.QtWidgets import QGraphicsItem, QMenu, QWidget
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidget
 
-from simulator.engine import InputLine
+from simulator.engine import Dataset, FeatureMap, InputLine
 from simulator.ui import style
-from simulator.ui.frame import Frame, format_number
+from simulator.ui.arrow_item import VectorItem
+from simulator.ui.frame import Frame
+from simulator.ui.legend_item import LegendBox, LegendEntry
+from simulator.ui.plot_geometry import (
+    ARROW_FRACTION,
+    Box,
+    arrow_placement,
+    edge_marker,
+    follow,
+    half_plane,
+    snap,
+)
+from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer, NumberLayer, render_glyph
 
-__all__ = ["PlotView"]
+__all__ = ["SNAP_STEPS", "PlotView"]
 
 HIT_RADIUS_PX = 10
 FULL_DETAIL_POINTS = 2000  # up to this many points, full-size glyphs and rings
+SNAP_STEPS = (0.5, 0.25, 0.1)
 
 
 def nice_step(span: float, target: int = 10) -> float:
@@ -46,10 +73,18 @@ def point_size_for(n: int, full: float) -> float:
     return max(5.0, full * math.sqrt(FULL_DETAIL_POINTS / n))
 
 
-def _pen(color, width: float, dash: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
-    pen = pg.mkPen(color, width=width)
+def _pen(
+    color: QColor,
+    width: float,
+    dash: Qt.PenStyle = Qt.PenStyle.SolidLine,
+    pattern: tuple[float, ...] | None = None,
+) -> QPen:
+    pen = QPen(QColor(color), width)
     pen.setStyle(dash)
+    if pattern is not None:
+        pen.setDashPattern(list(pattern))
     pen.setCosmetic(True)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
     return pen
 
 
@@ -63,41 +98,6 @@ def _line_geometry(line: InputLine) -> tuple[np.ndarray, float] | None:
     if not np.all(np.isfinite(point)):
         return None
     return point, math.degrees(math.atan2(normal[1], normal[0])) + 90.0
-
-
-class _Scatter(pg.ScatterPlotItem):
-    """A scatter of one style that never takes clicks (they go to the ViewBox, which edits).
-
-    pyqtgraph looks each new spot's style up in its symbol atlas one spot at a time, in
-    Python; with 100,000 points that is 40 ms per `setData`. All our spots of one item share
-    one style, so it is looked up once and broadcast. Showing a subset (the misclassified
-    points) writes the visibility column in one NumPy operation: no per-point objects.
-    """
-
-    def mouseClickEvent(self, ev) -> None:
-        ev.ignore()
-
-    def updateSpots(self, dataSet=None) -> None:
-        data = self.data if dataSet is None else dataSet
-        if not (self.opts["pxMode"] and self.opts["useCache"] and len(data)):
-            super().updateSpots(dataSet)
-            return
-        unset = data["sourceRect"]["w"] == 0
-        if unset.any():
-            style = next(
-                zip(
-                    *self._style(["symbol", "size", "pen", "brush"], data=data, idx=slice(0, 1)),
-                    strict=True,
-                )
-            )
-            data["sourceRect"][unset] = self.fragmentAtlas[[style]][0]
-            self.invalidate()
-        self._updateMaxSpotSizes(data=data)
-
-    def show_only(self, mask: np.ndarray) -> None:
-        """Show the spots where `mask` is True, hide the rest."""
-        self.data["visible"] = mask
-        self.invalidate()
 
 
 class _EditViewBox(pg.ViewBox):
@@ -131,7 +131,6 @@ class PlotView(pg.PlotWidget):
         self,
         parent: QWidget | None = None,
         *,
-        overlay: bool = False,
         point_size: float = style.POINT_SIZE,
         line_scale: float = 1.0,
     ) -> None:
@@ -140,125 +139,215 @@ class PlotView(pg.PlotWidget):
         viewbox.editor = self
         self.setObjectName("plotView")
         self.new_point_label = 1
+        self.snap_step: float | None = None
         self._frame: Frame | None = None
-        self._shown_dataset = None
+        self._shown_dataset: Dataset | None = None
+        self._data_box: Box | None = None
         self._shown_mask: np.ndarray | None = None
         self._selected: int | None = None
         self._dragging: int | None = None
+        self._base_point_size = point_size
+        self._base_line_scale = line_scale
+        self._presentation = False
         self._show_separator = False
         self._show_radius = False
-        self._point_size = point_size
-        k = line_scale
+        self._show_numbers = True
+        self._show_legend = False
+        self._show_shading = False
+        self._show_least_squares = False
+        self._true_length = False
+        self._follow = False
+        self._followed: tuple[object, ...] | None = None
+        self._least_squares_key: tuple[object, ...] | None = None
+        self._least_squares_line: InputLine | None = None
+        self._legend_key: tuple[object, ...] | None = None
+        self._detail: tuple[float, bool] | None = None
+        self._drawn: dict[int, InputLine | None] = {}
+        self._axis_names: tuple[str, ...] | None = None
 
         item = self.getPlotItem()
         item.setAspectLocked(True)
+        item.hideButtons()
         # A light solid grid at round steps: one polyline, cheap to paint (pyqtgraph's axis
         # grid is translucent and cost 26 ms a frame on the software renderer).
         self._grid = pg.PlotCurveItem(pen=pg.mkPen("#EBEBEB", width=1), connect="pairs")
-        item.addItem(self._grid, ignoreBounds=True)
-        self._grid.setZValue(-100)
-        item.hideButtons()
+        self._shade_positive = QGraphicsPolygonItem()
+        self._shade_negative = QGraphicsPolygonItem()
+        for shade, colour in (
+            (self._shade_positive, style.POSITIVE_REGION),
+            (self._shade_negative, style.NEGATIVE_REGION),
+        ):
+            shade.setPen(QPen(Qt.PenStyle.NoPen))
+            shade.setBrush(QBrush(colour))
+        self._radius = pg.PlotCurveItem()
+        self._band = [pg.InfiniteLine(angle=0) for _ in range(2)]
+        self._separator = pg.InfiniteLine(angle=0)
+        self._previous = pg.InfiniteLine(angle=0)
+        self._least_squares = pg.InfiniteLine(angle=0)
+        self._boundary = pg.InfiniteLine(angle=0)
+        # Glyphs, sizes and pens of the point layers: set by _set_detail and _apply_style.
+        self._positive = GlyphLayer(style.positive_symbol(), point_size)
+        self._negative = GlyphLayer(style.negative_symbol(), point_size)
+        self._mistakes = GlyphLayer(style.disc(), point_size)
+        self._numbers = NumberLayer(style.NUMBER)
+        self._current = GlyphLayer(style.disc(), point_size)
+        self._selection = GlyphLayer(style.square(), point_size)
+        self._ghost = GlyphLayer(style.disc(), point_size)
+        self._previous_arrow = VectorItem(style.PREVIOUS)
+        self._w_arrow = VectorItem(style.WEIGHT, "w")
+        self._edge_marker = VectorItem(style.BOUNDARY, "boundary")
+        self._hint = pg.TextItem(
+            "Left click: a +1 point    Right click: a −1 point", color="#777777", anchor=(0.5, 0.5)
+        )
+        # Bottom to top: grid, shading, points, mistakes, theory lines, the boundary and w
+        # above the points (dense data cannot hide them), the trial and markers on top.
+        for z, graphics in enumerate(
+            (
+                (self._grid,),
+                (self._shade_positive, self._shade_negative),
+                (self._positive, self._negative),
+                (self._numbers, self._mistakes),
+                (self._radius, *self._band),
+                (self._separator, self._previous, self._previous_arrow, self._least_squares),
+                (self._boundary,),
+                (self._w_arrow,),
+                (self._selection, self._current, self._ghost),
+                (self._hint, self._edge_marker),
+            )
+        ):
+            for graphic in graphics:
+                graphic.setZValue(z - 10)
+                item.addItem(graphic, ignoreBounds=True)
+        for layer in (self._positive, self._negative, self._numbers):
+            # These do not change while a run goes on: painted once into a pixmap and blitted
+            # every frame (redone on pan, zoom or a data change).
+            layer.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._legend = LegendBox()
+        self._legend.setParentItem(item.vb)
+        self._legend.setPos(8, 6)
+        self._legend.setZValue(1000)
+        self._legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._legend.hide()
         for axis in ("left", "bottom"):
             item.getAxis(axis).setPen(pg.mkPen("#444444"))
             item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
         self.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
-
-        self._radius = pg.PlotCurveItem(pen=_pen(style.RADIUS, 1.5 * k, Qt.PenStyle.DotLine))
-        self._band = [
-            pg.InfiniteLine(angle=0, pen=_pen(style.SEPARATOR, 1.5 * k, Qt.PenStyle.DotLine))
-            for _ in range(2)
-        ]
-        self._separator = pg.InfiniteLine(
-            angle=0, pen=_pen(style.SEPARATOR, 2 * k, Qt.PenStyle.DashLine)
-        )
-        self._previous = pg.InfiniteLine(
-            angle=0, pen=_pen(style.PREVIOUS, 2 * k, Qt.PenStyle.DashLine)
-        )
-        self._boundary = pg.InfiniteLine(angle=0, pen=_pen(style.BOUNDARY, 3 * k))
-        # Symbols, sizes and pens of the class and mistake layers: set by _set_detail.
-        self._positive = _Scatter(brush=pg.mkBrush(style.POSITIVE), name="+1")
-        self._negative = _Scatter(brush=pg.mkBrush(style.NEGATIVE), name="−1")
-        self._mistakes = _Scatter(symbol="o")
-        self._ring_pen = _pen(style.MISTAKE, 1.4 * k)
-        self._outline = pg.mkPen("#FFFFFF", width=0.8)
-        self._dense: bool | None = None
-        self._set_detail(0)
-        self._current = _Scatter(
-            symbol="o",
-            size=point_size * 2.6,
-            pen=_pen(style.HIGHLIGHT, 3.5 * k),
-            brush=pg.mkBrush(230, 159, 0, 60),
-        )
-        self._selection = _Scatter(
-            symbol="s",
-            size=point_size * 2.0,
-            pen=_pen("#555555", 1.5 * k, Qt.PenStyle.DashLine),
-            brush=None,
-        )
-        self._ghost = _Scatter(
-            symbol="o", size=point_size, pen=_pen("#333333", 1.5), brush=pg.mkBrush(0, 0, 0, 40)
-        )
-        self._previous_arrow = pg.PlotCurveItem(
-            pen=_pen(style.PREVIOUS, 2 * k, Qt.PenStyle.DashLine)
-        )
-        self._arrow_shaft = pg.PlotCurveItem(pen=_pen(style.BOUNDARY, 3 * k))
-        self._arrow_head = pg.ArrowItem(
-            headLen=16 * k, tipAngle=32, tailLen=0, pen=None, brush=pg.mkBrush(style.BOUNDARY)
-        )
-        self._arrow_label = pg.TextItem("w", color=style.BOUNDARY, anchor=(0, 1))
-        self._arrow_label.setFont(QFont("DejaVu Sans", int(13 * k), QFont.Weight.Bold))
-        for graphic in (
-            self._radius,
-            *self._band,
-            self._separator,
-            self._previous,
-            self._boundary,
-            self._previous_arrow,
-            self._arrow_shaft,
-            self._arrow_head,
-            self._arrow_label,
-            self._positive,
-            self._negative,
-            self._mistakes,
-            self._current,
-            self._selection,
-            self._ghost,
-        ):
-            item.addItem(graphic, ignoreBounds=True)
-        self._hint = pg.TextItem(
-            "Left click: a +1 point    Right click: a −1 point", color="#777777", anchor=(0.5, 0.5)
-        )
-        self._hint.setFont(QFont("DejaVu Sans", int(14 * k)))
-        item.addItem(self._hint, ignoreBounds=True)
-        # Lines and w above the points, so dense data cannot hide them; the trial on top.
-        for z, graphics in enumerate(
-            (
-                (self._positive, self._negative),
-                (self._mistakes,),
-                (self._radius, *self._band),
-                (self._separator, self._previous, self._previous_arrow),
-                (self._boundary, self._arrow_shaft, self._arrow_head, self._arrow_label),
-                (self._selection, self._current, self._ghost, self._hint),
-            )
-        ):
-            for graphic in graphics:
-                graphic.setZValue(z)
-        # The numbers a slide needs go in a title row above the plot, never over the data.
-        self._overlay = overlay
-        self._title_points = max(8, round(13 * k))
-        self._title_size = f"{self._title_points}pt"
-        if overlay:
-            item.titleLabel.setAttr("justify", "left")
-            item.setTitle(" ", size=self._title_size)
-            self._fix_title_height()
-        item.vb.sigRangeChanged.connect(self._place_arrow)
-        item.vb.sigRangeChanged.connect(self._place_hint)
-        item.vb.sigRangeChanged.connect(self._place_grid)
-        for layer in (self._positive, self._negative):
-            # The class layers do not change while a run goes on: paint them once into a
-            # pixmap and blit it every frame (redone on pan, zoom or a data change).
-            layer.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        item.vb.sigRangeChanged.connect(self._on_range_changed)
+        item.vb.sigResized.connect(self._fit_legend)
+        self._apply_style()
         self._hide_geometry()
+
+    # -- style ------------------------------------------------------------------------------
+
+    @property
+    def line_scale(self) -> float:
+        return self._base_line_scale * (style.PRESENTATION_LINE_SCALE if self._presentation else 1)
+
+    @property
+    def point_size(self) -> float:
+        """The full glyph size in pixels (before shrinking for dense data)."""
+        scale = style.PRESENTATION_POINT_SCALE if self._presentation else 1.0
+        return self._base_point_size * scale
+
+    def _apply_style(self) -> None:
+        """Pens, glyphs and fonts for the current scale (normal or presentation)."""
+        k, size = self.line_scale, self.point_size
+        self._radius.setPen(_pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))
+        for band in self._band:
+            band.setPen(_pen(style.SEPARATOR, 1.5 * k, style.BAND_DASH))
+        self._separator.setPen(_pen(style.SEPARATOR, 2.5 * k, style.SEPARATOR_DASH))
+        self._previous.setPen(_pen(style.PREVIOUS, 2 * k, style.PREVIOUS_DASH))
+        self._least_squares.setPen(
+            _pen(
+                style.LEAST_SQUARES, 2.5 * k, Qt.PenStyle.CustomDashLine, style.LEAST_SQUARES_DASHES
+            )
+        )
+        self._boundary.setPen(_pen(style.BOUNDARY, 3 * k, style.BOUNDARY_DASH))
+        self._previous_arrow.set_style(
+            width=2 * k, head=14 * k, font_px=0, halo=False, dash=style.PREVIOUS_DASH
+        )
+        self._w_arrow.set_style(width=4 * k, head=20 * k, font_px=round(17 * k))
+        self._edge_marker.set_style(width=4 * k, head=16 * k, font_px=round(14 * k), bold=False)
+        hint_font = QFont()
+        hint_font.setPixelSize(round(18 * k))
+        self._hint.setFont(hint_font)
+        self._current_styles = {
+            False: (style.disc(), 2.2 * size, _pen(style.HIGHLIGHT, 3.5 * k)),
+            True: (style.diamond(), 2.3 * size, _pen(style.HIGHLIGHT, 4.5 * k)),
+        }
+        self._current.set_style(brush=QColor(230, 159, 0, 60))
+        self._paint_current_style(False)
+        self._selection.set_style(
+            size=2.0 * size, pen=_pen(QColor("#555555"), 1.5 * k, Qt.PenStyle.DashLine), brush=None
+        )
+        self._ghost.set_style(
+            size=size, pen=_pen(QColor("#333333"), 1.5), brush=QColor(0, 0, 0, 40)
+        )
+        self._numbers.set_font_size(round(12 * k), offset=0.45 * size + 3)
+        self._ring_pen = _pen(style.MISTAKE, 1.4 * k)
+        self._outline = QPen(QColor("#FFFFFF"), 0.8)
+        self._detail = None
+        self._set_detail(len(self._shown_dataset) if self._shown_dataset is not None else 0)
+        item = self.getPlotItem()
+        if self._presentation:
+            tick = QFont()
+            tick.setPixelSize(style.PRESENTATION_TICK_PX)
+            for axis in ("left", "bottom"):
+                item.getAxis(axis).setStyle(tickFont=tick, tickTextOffset=8)
+        else:
+            for axis in ("left", "bottom"):
+                item.getAxis(axis).setStyle(tickFont=None, tickTextOffset=5)
+        self._axis_names = None
+        self._label_axes()
+        self._legend_key = None
+        if self._frame is not None:
+            self.show_frame(self._frame)
+
+    def _paint_current_style(self, mistake: bool) -> None:
+        symbol, size, pen = self._current_styles[mistake]
+        if self._current.symbol is not symbol or self._current.size != size:
+            self._current.set_style(symbol=symbol, size=size, pen=pen)
+
+    def _set_detail(self, n: int) -> None:
+        """Glyph sizes for n points; past FULL_DETAIL_POINTS a mistake is a dark dot, not a
+        ring (thousands of rings merge into a black blob that hides the points)."""
+        size = point_size_for(n, self.point_size)
+        dense = n > FULL_DETAIL_POINTS
+        if (size, dense) == self._detail:
+            return
+        self._detail = (size, dense)
+        for layer, symbol, small in (
+            (self._positive, style.positive_symbol(), style.disc()),
+            (self._negative, style.negative_symbol(), style.square()),
+        ):
+            # Small glyphs: solid disc and square (cut-outs and outlines would wash them out).
+            layer.set_style(
+                symbol=small if dense else symbol,
+                size=size,
+                pen=None if dense else self._outline,
+                brush=style.POSITIVE if layer is self._positive else style.NEGATIVE,
+            )
+        if dense:
+            self._mistakes.set_style(
+                size=max(2.5, 0.45 * size), pen=None, brush=QColor(0, 0, 0, 150)
+            )
+        else:
+            self._mistakes.set_style(size=1.6 * size, pen=self._ring_pen, brush=None)
+
+    def set_presentation(self, on: bool) -> None:
+        """Type and lines for a lecture hall (see `style.PRESENTATION_*`)."""
+        if bool(on) != self._presentation:
+            self._presentation = bool(on)
+            self._apply_style()
+
+    @property
+    def presentation(self) -> bool:
+        return self._presentation
+
+    def tick_font(self) -> QFont:
+        """The font of the axis tick labels as shown."""
+        font = self.getPlotItem().getAxis("bottom").style.get("tickFont")
+        return QFont(font) if font is not None else QFont(self.font())
 
     # -- painting ---------------------------------------------------------------------------
 
@@ -267,69 +356,91 @@ class PlotView(pg.PlotWidget):
         self._frame = frame
         ds = frame.dataset
         if ds is not self._shown_dataset:
-            self._set_detail(len(ds))
-            positive = ds.labels > 0
-            self._positive.setData(x=ds.points[positive, 0], y=ds.points[positive, 1])
-            self._negative.setData(x=ds.points[~positive, 0], y=ds.points[~positive, 1])
-            self._mistakes.setData(x=ds.points[:, 0], y=ds.points[:, 1])
-            self._shown_dataset = ds
-            self._shown_mask = None
-            self._hint.setVisible(len(ds) == 0 and not self._overlay)
-            if self._selected is not None and self._selected >= len(ds):
-                self.set_selected(None)
-            else:
-                self._paint_selection()
+            self._show_dataset(ds)
         mask = frame.snapshot.misclassified
         if self._shown_mask is None or not np.array_equal(mask, self._shown_mask):
-            self._mistakes.show_only(mask)
+            self._mistakes.set_mask(mask)
             self._shown_mask = mask
         trial = frame.snapshot.last_trial
         if trial is not None and len(trial.point) == 2:
-            self._current.setData(x=[trial.point[0]], y=[trial.point[1]])
+            self._paint_current_style(trial.mistake)
+            self._current.set_points(np.array([trial.point], dtype=float))
         else:
-            self._current.setData(x=[], y=[])
+            self._current.set_points(np.empty((0, 2)))
         self._set_line(self._boundary, frame.boundary)
         self._set_line(self._previous, frame.previous_boundary)
         self._set_line(self._separator, frame.separator if self._show_separator else None)
         for line, band in zip(self._band, frame.margin_lines or (None, None), strict=True):
             self._set_line(line, band if self._show_separator else None)
+        self._set_line(
+            self._least_squares,
+            self.least_squares_line(frame) if self._show_least_squares else None,
+        )
         curve = frame.radius_curve
         if self._show_radius and curve is not None:
             self._radius.setData(curve[:, 0], curve[:, 1])
             self._radius.show()
         else:
             self._radius.hide()
+        learner = (frame.snapshot.trials, frame.snapshot.weights)
+        if self._follow and learner != self._followed:
+            # Only when the learner moved: editing points never pulls the view away.
+            self.follow_learner()
+        self._followed = learner
         self._place_arrow()
-        if self._overlay:
-            self.getPlotItem().setTitle(
-                self._overlay_html(frame), color="#111111", size=self._title_size
-            )
-            self._fix_title_height()
+        self._place_shading()
+        if self._show_legend:
+            self._update_legend()
 
-    def _set_detail(self, n: int) -> None:
-        """Glyph sizes for n points; past FULL_DETAIL_POINTS a mistake is a dark dot, not a
-        ring (thousands of rings merge into a black blob that hides the points)."""
-        size = point_size_for(n, self._point_size)
-        dense = n > FULL_DETAIL_POINTS
-        if size == self._positive.opts["size"] and dense == self._dense:
-            return
-        self._dense = dense
-        for layer, symbol in (
-            (self._positive, style.positive_symbol()),
-            (self._negative, style.negative_symbol()),
-        ):
-            layer.setSize(size)
-            # Small glyphs: solid disc and square (cut-outs and outlines would wash them out).
-            layer.setSymbol(("o" if layer is self._positive else "s") if dense else symbol)
-            layer.setPen(None if dense else self._outline)
-        if dense:
-            self._mistakes.setSize(max(2.5, 0.45 * size))
-            self._mistakes.setPen(None)
-            self._mistakes.setBrush(pg.mkBrush(0, 0, 0, 150))
+    def _show_dataset(self, ds: Dataset) -> None:
+        self._set_detail(len(ds))
+        positive = ds.labels > 0
+        self._positive.set_points(ds.points[positive])
+        self._negative.set_points(ds.points[~positive])
+        self._mistakes.set_points(ds.points)
+        self._numbers.set_points(ds.points)
+        self._numbers.setVisible(self._show_numbers and 0 < len(ds) <= NUMBERS_LIMIT)
+        self._shown_dataset = ds
+        self._shown_mask = None
+        finite = ds.points[np.all(np.isfinite(ds.points), axis=1)] if len(ds) else ds.points
+        self._data_box = Box.around(finite) if len(finite) else None
+        self._hint.setVisible(len(ds) == 0)
+        self._label_axes()
+        if self._selected is not None and self._selected >= len(ds):
+            self.set_selected(None)
         else:
-            self._mistakes.setSize(1.6 * size)
-            self._mistakes.setPen(self._ring_pen)
-            self._mistakes.setBrush(None)
+            self._paint_selection()
+
+    def _label_axes(self) -> None:
+        """The axes carry the data's column names (x1, x2 unless the file named them)."""
+        ds = self._shown_dataset
+        names = ds.names if ds is not None and len(ds.names) == 2 else ("x1", "x2")
+        if names == self._axis_names:
+            return
+        self._axis_names = names
+        size = style.PRESENTATION_AXIS_LABEL_PX if self._presentation else 14
+        item = self.getPlotItem()
+        for axis, name in (("bottom", names[0]), ("left", names[1])):
+            item.setLabel(axis, name, **{"font-size": f"{size}px", "color": "#222222"})
+
+    def axis_names(self) -> tuple[str, str]:
+        item = self.getPlotItem()
+        return (item.getAxis("bottom").labelText, item.getAxis("left").labelText)
+
+    def least_squares_line(self, frame: Frame) -> InputLine | None:
+        """Adaline's w_LS as a line in the plane (None when the rule has none).
+
+        The engine's FeatureMap maps it from feature space, once per dataset and setting.
+        """
+        if frame.adaline is None or frame.adaline.least_squares is None:
+            return None
+        s = frame.settings
+        key = (frame.dataset, s.bias, s.preprocessing, frame.adaline.least_squares)
+        if key != self._least_squares_key:
+            features = FeatureMap(frame.dataset, bias=s.bias, preprocessing=s.preprocessing)
+            self._least_squares_line = features.input_line(np.array(frame.adaline.least_squares))
+            self._least_squares_key = key
+        return self._least_squares_line
 
     def _hide_geometry(self) -> None:
         for graphic in (
@@ -337,16 +448,30 @@ class PlotView(pg.PlotWidget):
             self._previous,
             self._separator,
             *self._band,
+            self._least_squares,
             self._radius,
-            self._arrow_shaft,
-            self._arrow_head,
-            self._arrow_label,
+            self._w_arrow,
             self._previous_arrow,
+            self._edge_marker,
+            self._shade_positive,
+            self._shade_negative,
         ):
             graphic.hide()
 
-    def _place_grid(self) -> None:
+    def view_box(self) -> Box:
+        """The visible range in data coordinates."""
         (x0, x1), (y0, y1) = self.getPlotItem().vb.viewRange()
+        return Box(float(x0), float(x1), float(y0), float(y1))
+
+    def _on_range_changed(self) -> None:
+        self._place_grid()
+        self._place_hint()
+        self._place_arrow()
+        self._place_shading()
+
+    def _place_grid(self) -> None:
+        view = self.view_box()
+        x0, x1, y0, y1 = view.x0, view.x1, view.y0, view.y1
         step = nice_step(max(x1 - x0, y1 - y0))
         xs = np.arange(math.ceil(x0 / step), math.floor(x1 / step) + 1) * step
         ys = np.arange(math.ceil(y0 / step), math.floor(y1 / step) + 1) * step
@@ -359,23 +484,14 @@ class PlotView(pg.PlotWidget):
         qy = np.column_stack((ys, ys)).ravel()
         self._grid.setData(np.concatenate((px, qx)), np.concatenate((py, qy)))
 
-    def _fix_title_height(self) -> None:
-        """Room for five title lines, always the same (pyqtgraph fixes the row at 30 px on
-        every setTitle), so the plot never jumps when a line comes or goes."""
-        item = self.getPlotItem()
-        font = QFont(item.titleLabel.item.font())  # its size comes from the HTML, so set it
-        font.setPointSizeF(self._title_points)
-        height = 5 * QFontMetricsF(font).lineSpacing() + 8
-        item.titleLabel.setMaximumHeight(height)
-        item.layout.setRowFixedHeight(0, height)
-        item.layout.activate()
-
     def _place_hint(self) -> None:
-        (x0, x1), (y0, y1) = self.getPlotItem().vb.viewRange()
-        self._hint.setPos(QPointF((x0 + x1) / 2, (y0 + y1) / 2))
+        center = self.view_box().center
+        self._hint.setPos(QPointF(float(center[0]), float(center[1])))
 
-    @staticmethod
-    def _set_line(line: pg.InfiniteLine, geometry: InputLine | None) -> None:
+    def _set_line(self, line: pg.InfiniteLine, geometry: InputLine | None) -> None:
+        if self._drawn.get(id(line), False) == geometry:
+            return  # unchanged: moving an InfiniteLine costs a repaint of its bounds
+        self._drawn[id(line)] = geometry
         placed = _line_geometry(geometry) if geometry is not None else None
         if placed is None:
             line.hide()
@@ -385,108 +501,300 @@ class PlotView(pg.PlotWidget):
         line.setAngle(angle)
         line.show()
 
+    def trial_marker(self) -> tuple[str, np.ndarray] | None:
+        """The current trial's marker: ("ring" or "diamond" (a mistake), its point)."""
+        points = self._current.shown_points()
+        if not len(points):
+            return None
+        shape = "diamond" if self._current.symbol is self._current_styles[True][0] else "ring"
+        return shape, points[0]
+
+    def drawn_line(self, name: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """A line as drawn, (a point on it, its unit direction), or None when hidden.
+        `name`: "boundary", "previous", "separator", "least_squares"."""
+        line = {
+            "boundary": self._boundary,
+            "previous": self._previous,
+            "separator": self._separator,
+            "least_squares": self._least_squares,
+        }[name]
+        if not line.isVisible():
+            return None
+        angle = math.radians(line.angle)
+        pos = line.pos()
+        return np.array([pos.x(), pos.y()]), np.array([math.cos(angle), math.sin(angle)])
+
+    def class_points(self) -> tuple[np.ndarray, np.ndarray]:
+        """The points drawn as +1 and as −1 glyphs."""
+        return self._positive.shown_points(), self._negative.shown_points()
+
+    def marked_mistakes(self) -> np.ndarray:
+        """The points drawn as misclassified."""
+        return self._mistakes.shown_points()
+
+    def arrow_length(self, line: InputLine, view: Box) -> float:
+        """w's arrow in data units: a share of the view, or the plane part of w's length."""
+        if self._true_length:
+            return float(np.linalg.norm(np.asarray(line.normal, dtype=float)))
+        return ARROW_FRACTION * view.diagonal
+
+    def arrow(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """w's arrow as drawn: (start, end) in data coordinates, or None if not shown."""
+        return self._w_arrow.ends() if self._w_arrow.isVisible() else None
+
+    def edge_marker(self) -> np.ndarray | None:
+        """Where the marker pointing to an off-view boundary has its tip (None: not shown)."""
+        ends = self._edge_marker.ends()
+        return ends[1] if ends is not None and self._edge_marker.isVisible() else None
+
     def _place_arrow(self) -> None:
-        """Draw w's direction from the boundary point nearest the view's centre."""
+        """w's arrow on the visible boundary, or a marker pointing to a boundary off view."""
         frame = self._frame
-        for graphic in (
-            self._arrow_shaft,
-            self._arrow_head,
-            self._arrow_label,
-            self._previous_arrow,
-        ):
-            graphic.hide()
-        if frame is None or frame.boundary is None:
+        shown: set[VectorItem] = set()
+        if frame is not None and frame.boundary is not None:
+            view = self.drawing_box()
+            length = self.arrow_length(frame.boundary, self.view_box())
+            shorten = not self._true_length
+            placed = arrow_placement(frame.boundary, view, length, shorten=shorten)
+            if placed is None:
+                marker = edge_marker(frame.boundary, view)
+                if marker is not None:
+                    self._edge_marker.set_pointer(*marker, tail_px=22 * self.line_scale)
+                    shown.add(self._edge_marker)
+            else:
+                self._w_arrow.set_vector(*placed)
+                shown.add(self._w_arrow)
+                previous = frame.previous_boundary
+                if previous is not None:
+                    before = arrow_placement(
+                        previous, view, self.arrow_length(previous, view), shorten=shorten
+                    )
+                    if before is not None:
+                        self._previous_arrow.set_vector(*before)
+                        shown.add(self._previous_arrow)
+        for item in (self._w_arrow, self._previous_arrow, self._edge_marker):
+            if item.isVisible() != (item in shown):
+                item.setVisible(item in shown)
+
+    def _place_shading(self) -> None:
+        frame = self._frame
+        line = frame.boundary if frame is not None else None
+        if not self._show_shading or line is None:
+            self._shade_positive.hide()
+            self._shade_negative.hide()
             return
-        (x0, x1), (y0, y1) = self.getPlotItem().vb.viewRange()
-        center = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-        length = 0.12 * math.hypot(x1 - x0, y1 - y0)
-        tip = self._arrow(frame.boundary, center, length, self._arrow_shaft)
-        if tip is None:
-            return
-        start, end = tip
-        direction = end - start
-        self._arrow_head.setPos(QPointF(float(end[0]), float(end[1])))
-        self._arrow_head.setStyle(
-            angle=180.0 - math.degrees(math.atan2(direction[1], direction[0]))
+        around = self.view_box().grown(0.5)  # beyond the edges, so a pan shows no seam
+        for shade, sign in ((self._shade_positive, 1), (self._shade_negative, -1)):
+            polygon = half_plane(line, around, sign)
+            shade.setPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in polygon]))
+            shade.setVisible(len(polygon) >= 3)
+
+    def shaded_regions(self) -> dict[int, QPolygonF]:
+        """The shaded half-planes as drawn: +1 → where s > 0, −1 → where s < 0."""
+        return {
+            sign: shade.polygon()
+            for sign, shade in ((1, self._shade_positive), (-1, self._shade_negative))
+            if shade.isVisible()
+        }
+
+    # -- the legend -------------------------------------------------------------------------
+
+    def _update_legend(self) -> None:
+        frame = self._frame
+        least_squares = self._show_least_squares and frame is not None and frame.adaline is not None
+        key = (
+            self._presentation,
+            self._show_separator,
+            self._show_radius,
+            self._show_shading,
+            least_squares,
+            self._detail,
         )
-        self._arrow_head.show()
-        self._arrow_label.setPos(QPointF(float(end[0]), float(end[1])))
-        self._arrow_label.show()
-        if frame.previous_boundary is not None:
-            self._arrow(frame.previous_boundary, center, length, self._previous_arrow)
-
-    @staticmethod
-    def _arrow(
-        line: InputLine, center: np.ndarray, length: float, shaft: pg.PlotCurveItem
-    ) -> tuple[np.ndarray, np.ndarray] | None:
-        normal = np.array(line.normal, dtype=float)
-        norm = float(np.linalg.norm(normal))
-        if normal.shape != (2,) or norm == 0 or not math.isfinite(norm):
-            return None
-        unit = normal / norm
-        # The foot of the perpendicular from the centre onto offset + n·p = level.
-        foot = center - ((line.offset + normal @ center - line.level) / norm) * unit
-        end = foot + length * unit
-        if not np.all(np.isfinite(end)):
-            return None
-        shaft.setData([foot[0], end[0]], [foot[1], end[1]])
-        shaft.show()
-        return foot, end
-
-    @staticmethod
-    def _overlay_html(frame: Frame) -> str:
-        s, r = frame.snapshot, frame.report
-        bound = format_number(frame.mistake_bound if frame.rule.bound == "novikoff" else r.bound, 4)
-        gamma = format_number(r.gamma, 4)
-        rows = [
-            f"<b>{frame.rule.title}</b> ({frame.rule.describe()})",
-            f"trial {s.trials} · epoch {s.epoch} · mistakes k = {s.mistakes}",
-            f"γ* = {gamma} · R = {format_number(r.radius, 4)} · R²/γ*² = {bound}",
+        if key == self._legend_key:
+            return
+        self._legend_key = key
+        k, size = self.line_scale, min(self.point_size, 20.0)
+        entries = [
+            LegendEntry(
+                "+1, −1",
+                glyphs=(
+                    render_glyph(style.positive_symbol(), size, None, QBrush(style.POSITIVE)),
+                    render_glyph(style.negative_symbol(), size, None, QBrush(style.NEGATIVE)),
+                ),
+            ),
+            LegendEntry("boundary w·x = θ", pen=_pen(style.BOUNDARY, 3 * k)),
+            LegendEntry("w (normal)", arrow=style.WEIGHT),
+            LegendEntry("before the update", pen=_pen(style.PREVIOUS, 2 * k, style.PREVIOUS_DASH)),
+            LegendEntry(
+                "misclassified",
+                glyphs=(render_glyph(style.disc(), 1.2 * size, self._ring_pen, None),),
+            ),
+            LegendEntry(
+                "this trial: right / mistake",
+                glyphs=(
+                    render_glyph(style.disc(), 1.1 * size, _pen(style.HIGHLIGHT, 2.5 * k), None),
+                    render_glyph(style.diamond(), 1.1 * size, _pen(style.HIGHLIGHT, 3 * k), None),
+                ),
+            ),
         ]
-        trial = s.last_trial
-        if trial is not None:
-            verdict = (
-                "mistake, w updated"
-                if trial.updated
-                else ("mistake" if trial.mistake else "correct")
+        if self._show_separator:
+            entries.append(
+                LegendEntry(
+                    "optimal separator u*", pen=_pen(style.SEPARATOR, 2.5 * k, style.SEPARATOR_DASH)
+                )
             )
-            rows.append(
-                f"this trial: point #{trial.index}, y = {trial.y:+d}, "
-                f"s = {format_number(trial.score, 4)} → {verdict}"
+            entries.append(
+                LegendEntry("margin band ±γ*", pen=_pen(style.SEPARATOR, 1.5 * k, style.BAND_DASH))
             )
-        if s.converged:
-            rows.append(f"<b>converged at trial {s.converged_at}</b>")
-        elif s.diverged:
-            rows.append("<b>diverged</b>")
-        elif not r.separable and len(frame.dataset):
-            rows.append("<b>not linearly separable</b>")
-        return "<br>".join(rows)
+        if self._show_radius:
+            entries.append(
+                LegendEntry("radius R", pen=_pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))
+            )
+        if least_squares:
+            entries.append(
+                LegendEntry(
+                    "least squares w_LS",
+                    pen=_pen(
+                        style.LEAST_SQUARES,
+                        2.5 * k,
+                        Qt.PenStyle.CustomDashLine,
+                        style.LEAST_SQUARES_DASHES,
+                    ),
+                )
+            )
+        if self._show_shading:
+            entries.append(LegendEntry("s > 0: predicts +1", swatch=style.POSITIVE_REGION))
+            entries.append(LegendEntry("s < 0: predicts −1", swatch=style.NEGATIVE_REGION))
+        self._legend.set_entries(tuple(entries), pixel_size=16 if self._presentation else 13)
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        width = self.getPlotItem().vb.width()
+        if width > 0 and self.isVisible():  # not while the view is being torn down
+            self._legend.fit_width(width - 16)
+
+    def legend_band(self) -> float:
+        """The share of the plot's height the legend takes at the top (0 when hidden)."""
+        if not self._legend.isVisible():
+            return 0.0
+        height = self.getPlotItem().vb.height()
+        if height <= 0:
+            return 0.0
+        return min(0.5, (self._legend.boundingRect().height() + 12.0) / height)
+
+    def drawing_box(self) -> Box:
+        """The visible range less the legend's band at the top: where w's arrow and the
+        marker of an off-view boundary go, and what Follow keeps things in."""
+        view = self.view_box()
+        return Box(view.x0, view.x1, view.y0, view.y1 - self.legend_band() * view.height)
+
+    def _with_legend_band(self, box: Box) -> Box:
+        """`box` with room added on top for the legend, so it hides nothing."""
+        band = self.legend_band()
+        return Box(box.x0, box.x1, box.y0, box.y1 + box.height * band / (1.0 - band))
+
+    def legend_texts(self) -> list[str]:
+        """What the legend names, top to bottom (empty when it is hidden)."""
+        return self._legend.texts if self._legend.isVisible() else []
 
     # -- toggles and range -----------------------------------------------------------------------
 
-    def set_show_separator(self, show: bool) -> None:
-        self._show_separator = bool(show)
+    def _repaint(self) -> None:
         if self._frame is not None:
             self.show_frame(self._frame)
+
+    def set_show_separator(self, show: bool) -> None:
+        self._show_separator = bool(show)
+        self._repaint()
 
     def set_show_radius(self, show: bool) -> None:
         self._show_radius = bool(show)
-        if self._frame is not None:
-            self.show_frame(self._frame)
+        self._repaint()
+
+    def set_show_numbers(self, show: bool) -> None:
+        """Number the points 1…n beside their glyphs."""
+        self._show_numbers = bool(show)
+        n = len(self._shown_dataset) if self._shown_dataset is not None else 0
+        self._numbers.setVisible(self._show_numbers and 0 < n <= NUMBERS_LIMIT)
+
+    def numbered_points(self) -> np.ndarray:
+        """The points that carry a number, in order (number k labels row k − 1)."""
+        if not self._numbers.isVisible():
+            return np.empty((0, 2))
+        return self._numbers.shown_points()
+
+    def set_show_legend(self, show: bool) -> None:
+        self._show_legend = bool(show)
+        self._legend.setVisible(self._show_legend)
+        self._legend_key = None
+        if self._show_legend:
+            self._update_legend()
+
+    def set_show_shading(self, show: bool) -> None:
+        """Tint the half-planes where the score is positive and negative."""
+        self._show_shading = bool(show)
+        self._repaint()
+
+    def set_show_least_squares(self, show: bool) -> None:
+        """Draw Adaline's least-squares solution w_LS as a line."""
+        self._show_least_squares = bool(show)
+        self._repaint()
+
+    def set_true_length(self, on: bool) -> None:
+        """Draw w at its true length in the plane instead of a fixed share of the view."""
+        self._true_length = bool(on)
+        self._repaint()
+
+    def set_follow(self, on: bool) -> None:
+        """Keep the points, the boundary and w in sight (see `plot_geometry.follow`)."""
+        self._follow = bool(on)
+        if self._follow and self._frame is not None:
+            self.follow_learner()
+            self._place_arrow()
+
+    @property
+    def following(self) -> bool:
+        return self._follow
+
+    def set_snap(self, step: float | None) -> None:
+        """Round clicked and dragged positions to multiples of `step` (None: no snapping)."""
+        self.snap_step = step if step is None or step > 0 else None
+
+    def follow_learner(self) -> None:
+        """Move the view if the points, the boundary or w would leave it."""
+        frame = self._frame
+        if frame is None:
+            return
+        line = frame.boundary
+        true_length = (
+            float(np.linalg.norm(np.asarray(line.normal, dtype=float)))
+            if self._true_length and line is not None
+            else None
+        )
+        target = follow(self.drawing_box(), self._data_box, line, true_length)
+        if target is not None:
+            target = self._with_legend_band(target)
+            self.setRange(xRange=(target.x0, target.x1), yRange=(target.y0, target.y1), padding=0)
 
     def fit_view(self) -> None:
-        """Frame the points (with room around them), or the square [-2, 2]² when empty."""
-        ds = self._frame.dataset if self._frame is not None else None
-        if ds is None or len(ds) == 0:
+        """Frame the points (with room around them), or the square [-2, 2]² when empty;
+        when following the learner, the boundary and w too."""
+        box = self._data_box
+        if box is None:
             self.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
             return
-        low, high = ds.points.min(axis=0), ds.points.max(axis=0)
-        span = np.maximum(high - low, 1.0)
-        self.setRange(
-            xRange=(low[0] - 0.25 * span[0], high[0] + 0.25 * span[0]),
-            yRange=(low[1] - 0.25 * span[1], high[1] + 0.25 * span[1]),
-            padding=0,
+        span_x, span_y = max(box.width, 1.0), max(box.height, 1.0)
+        room = self._with_legend_band(
+            Box(
+                box.x0 - 0.25 * span_x,
+                box.x1 + 0.25 * span_x,
+                box.y0 - 0.25 * span_y,
+                box.y1 + 0.25 * span_y,
+            )
         )
+        self.setRange(xRange=(room.x0, room.x1), yRange=(room.y0, room.y1), padding=0)
+        if self._follow:
+            self.follow_learner()
 
     # -- selection and editing -------------------------------------------------------------------
 
@@ -503,10 +811,9 @@ class PlotView(pg.PlotWidget):
     def _paint_selection(self) -> None:
         ds = self._shown_dataset
         if self._selected is None or ds is None or self._selected >= len(ds):
-            self._selection.setData(x=[], y=[])
+            self._selection.set_points(np.empty((0, 2)))
         else:
-            p = ds.points[self._selected]
-            self._selection.setData(x=[p[0]], y=[p[1]])
+            self._selection.set_points(ds.points[self._selected : self._selected + 1])
 
     def hit_test(self, scene_pos: QPointF) -> int | None:
         """The point within HIT_RADIUS_PX pixels of `scene_pos`, nearest first."""
@@ -533,6 +840,11 @@ class PlotView(pg.PlotWidget):
         menu.addAction(flip)
         return menu
 
+    def _data_position(self, scene_pos: QPointF) -> tuple[float, float]:
+        """The data coordinates under `scene_pos`, snapped to the grid step if one is set."""
+        p = self.getPlotItem().vb.mapSceneToView(scene_pos)
+        return snap(p.x(), self.snap_step), snap(p.y(), self.snap_step)
+
     def _on_click(self, ev) -> bool:
         button = ev.button()
         if button not in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
@@ -544,14 +856,12 @@ class PlotView(pg.PlotWidget):
                 self.set_selected(hit)
             else:
                 self.set_selected(None)
-                p = self.getPlotItem().vb.mapSceneToView(ev.scenePos())
-                self.point_requested.emit(p.x(), p.y(), self.new_point_label)
+                self.point_requested.emit(*self._data_position(ev.scenePos()), self.new_point_label)
         elif hit is not None:
             self.set_selected(hit)
             self.point_menu(hit).popup(ev.screenPos().toPoint())
         else:
-            p = self.getPlotItem().vb.mapSceneToView(ev.scenePos())
-            self.point_requested.emit(p.x(), p.y(), -self.new_point_label)
+            self.point_requested.emit(*self._data_position(ev.scenePos()), -self.new_point_label)
         return True
 
     def _on_drag(self, ev) -> bool:
@@ -562,14 +872,14 @@ class PlotView(pg.PlotWidget):
         if self._dragging is None:
             return False
         ev.accept()
-        p = self.getPlotItem().vb.mapSceneToView(ev.scenePos())
+        x, y = self._data_position(ev.scenePos())
         if ev.isFinish():
             index, self._dragging = self._dragging, None
-            self._ghost.setData(x=[], y=[])
+            self._ghost.set_points(np.empty((0, 2)))
             self.set_selected(index)
-            self.point_moved.emit(index, p.x(), p.y())
+            self.point_moved.emit(index, x, y)
         else:
-            self._ghost.setData(x=[p.x()], y=[p.y()])
+            self._ghost.set_points(np.array([[x, y]]))
         return True
 
     def keyPressEvent(self, ev: QKeyEvent) -> None:

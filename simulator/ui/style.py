@@ -1,8 +1,15 @@
-"""Colours, glyphs and fonts shared by the window and the exported frames.
+"""Colours, glyphs, line styles and type sizes shared by the window and the exported frames.
 
 Colours are from the Okabe–Ito palette (safe for the common colour-vision deficiencies);
 each class also has its own glyph, so the plot reads on a greyscale projector:
 +1 is a blue disc with a plus cut out, -1 a vermillion square with a minus cut out.
+Lines differ by dash pattern as well as colour, so they stay apart in greyscale too:
+the boundary is solid black, the boundary before the update grey dashes, the optimal
+separator green dash-dots with its margin band dotted, the circle of radius R grey
+dash-dot-dots, Adaline's least-squares line sky-blue long dashes. w is a thick
+reddish-purple arrow with a white edge, so dense points cannot swallow it. The current
+trial is an orange ring when it was classified right and an orange diamond when it was a
+mistake (a shape, not only a colour).
 """
 
 from __future__ import annotations
@@ -18,9 +25,29 @@ SEPARATOR = QColor("#009E73")  # bluish green
 HIGHLIGHT = QColor("#E69F00")  # orange ring of the current trial
 MISTAKE = QColor("#000000")
 RADIUS = QColor("#7F7F7F")
+WEIGHT = QColor("#CC79A7")  # reddish purple: the arrow w
+LEAST_SQUARES = QColor("#56B4E9")  # sky blue: Adaline's w_LS line
+NUMBER = QColor("#333333")
 BACKGROUND = QColor("#FFFFFF")
+POSITIVE_REGION = QColor(0, 114, 178, 30)  # where s > 0: a tint of the +1 blue
+NEGATIVE_REGION = QColor(213, 94, 0, 30)  # where s < 0: a tint of the -1 vermillion
+
+BOUNDARY_DASH = Qt.PenStyle.SolidLine
+PREVIOUS_DASH = Qt.PenStyle.DashLine
+SEPARATOR_DASH = Qt.PenStyle.DashDotLine
+BAND_DASH = Qt.PenStyle.DotLine
+RADIUS_DASH = Qt.PenStyle.DashDotDotLine
+LEAST_SQUARES_DASHES = (7.0, 2.5)  # long dashes, in pen widths (Qt's custom dash pattern)
 
 POINT_SIZE = 20  # pixels, in the window; export scales with the frame height
+
+# Presentation mode (View → Presentation mode, F5): type for a lecture hall.
+PRESENTATION_LABEL_PX = 24  # every label of the side panel and the explanation strip
+PRESENTATION_VALUE_PX = 26  # the numbers, bold
+PRESENTATION_TICK_PX = 20  # axis tick labels
+PRESENTATION_AXIS_LABEL_PX = 22  # the axes' column names
+PRESENTATION_LINE_SCALE = 1.6  # lines and the w arrow this much thicker
+PRESENTATION_POINT_SCALE = 1.35  # glyphs this much larger
 
 
 def _cross(half: float, arm: float) -> QPolygonF:
@@ -59,4 +86,26 @@ def negative_symbol() -> QPainterPath:
     path.setFillRule(Qt.FillRule.OddEvenFill)
     path.addRect(QRectF(-0.42, -0.42, 0.84, 0.84))
     path.addRect(QRectF(-0.28, -0.08, 0.56, 0.16))
+    return path
+
+
+def disc() -> QPainterPath:
+    path = QPainterPath()
+    path.addEllipse(QRectF(-0.5, -0.5, 1.0, 1.0))
+    return path
+
+
+def square() -> QPainterPath:
+    path = QPainterPath()
+    path.addRect(QRectF(-0.42, -0.42, 0.84, 0.84))
+    return path
+
+
+def diamond() -> QPainterPath:
+    """A square on its tip: the current trial when it was a mistake."""
+    path = QPainterPath()
+    path.addPolygon(
+        QPolygonF([QPointF(0, -0.6), QPointF(0.6, 0), QPointF(0, 0.6), QPointF(-0.6, 0)])
+    )
+    path.closeSubpath()
     return path

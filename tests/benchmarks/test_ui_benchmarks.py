@@ -1,7 +1,9 @@
 """UI numbers to hold (DESIGN.md): a frame at 10k and 100k points; the window painted fast.
 
 A frame is what one tick of a run costs: the engine advances 100 trials, the controller
-builds a Frame, every view updates, and the plot's viewport repaints synchronously.
+builds a Frame, every view updates, and the plot's viewport repaints synchronously. The
+window is as a class sees it by default (legend on, Follow the learner on); its points are
+our own glyph layers (simulator/ui/points_item.py), painted with QPainter.drawPixmapFragments.
 The peer is the same picture drawn the way pyqtgraph's API invites: each class a stock
 ScatterPlotItem, recoloured every frame with per-point brushes.
 

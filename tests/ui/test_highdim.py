@@ -112,7 +112,7 @@ def test_winnow_on_the_15_859_preset_shows_its_or_and_the_notes_bound(qtbot, win
     assert [heights[v] for v in variables] == [math.log2(sim.weights[v - 1]) for v in variables]
     assert view.threshold_line.isVisible() and view.threshold_line.value() == 6.0  # θ = 64
     assert view.bound_line.isVisible() and view.bound_line.value() == 65.0  # 2 + 9·(1 + 6)
-    assert "of at most 65" in window.theory.mistakes_bar.format()
+    assert window.theory.gauge.text() == f"{sim.mistakes} of at most 65"
 
 
 def test_back_to_two_dimensions_shows_the_plane_again(window):

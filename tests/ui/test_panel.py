@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
+from tests.helpers.views import plot_views
 
 
 def number(label):
@@ -75,7 +76,7 @@ def test_bound_label_says_whose_bound_it_is(window):
     window.controller.set_dataset(load_preset("or"))
     assert window.theory.bound_label.text() == "Bound R²/γ*²"
     window.controller.update_settings(algorithm="balanced-winnow")
-    assert window.theory.bound_label.text() == "Perceptron's bound R²/γ*²"
+    assert window.theory.bound_label.text() == "Perceptron's bound"
     assert float(window.theory.bound.text()) == pytest.approx(27.0)
 
 
@@ -85,7 +86,78 @@ def test_mistake_gauge_shows_k_against_the_bound(window):
     window.controller.step()
     bar = window.theory.mistakes_bar
     assert bar.isEnabled() and bar.value() == round(1000 * 9 / 27)
-    assert bar.text().startswith("9 of at most 27")
+    assert window.theory.gauge.isVisible() and not window.theory.gauge_note.isVisible()
+    assert window.theory.gauge.text() == "9 of at most 27"
+
+
+def test_the_gauge_writes_the_bound_as_the_bound_row_does(window):
+    window.controller.set_dataset(load_preset("iris"))
+    window.controller.simulation.run(1561)
+    window.controller.step()
+    bound = window.theory.bound.text()
+    assert bound == "51387.4"  # R²/γ*² on iris, six significant digits
+    k = window.controller.simulation.mistakes
+    assert window.theory.gauge.text() == f"{k} of at most {bound}"
+
+
+def test_the_gauge_shows_only_where_a_mistake_bound_applies(window):
+    window.controller.set_dataset(load_preset("separable"))
+    window.controller.update_settings(algorithm="adaline")
+    window.controller.simulation.run(22163)
+    window.controller.step()
+    assert window.controller.frame.mistake_bound is None
+    assert not window.theory.gauge.isVisible() and not window.theory.mistakes_bar.isVisible()
+    assert window.theory.gauge_note.isVisible()
+    assert window.theory.gauge_note.text() == "No mistake bound applies to Adaline here."
+    window.controller.update_settings(algorithm="perceptron")
+    assert window.theory.gauge.isVisible()
+
+
+def test_the_rate_spin_shows_the_rate_the_rule_uses(qtbot):
+    """A rule that derives η (Settings.learning_rate None) shows the η it uses, not a
+    default written in the window."""
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from simulator.engine import ALGORITHMS, Parameter, register
+    from simulator.engine.rules import Perceptron
+    from simulator.ui import MainWindow
+
+    @dataclass(frozen=True)
+    class Derived(Perceptron):
+        name: ClassVar[str] = "derived-rate"
+        title: ClassVar[str] = "Derived-rate perceptron"
+        parameters: ClassVar[tuple[Parameter, ...]] = (
+            Parameter(
+                "learning_rate",
+                "η",
+                "learning rate",
+                default=None,
+                minimum=0.0,
+                exclusive_minimum=True,
+                derived="0.0125 per feature",
+            ),
+        )
+
+        @classmethod
+        def build(cls, n_features, **parameters):
+            rate = parameters.get("learning_rate")
+            return cls(learning_rate=0.0125 * n_features if rate is None else float(rate))
+
+    register(Derived)
+    try:
+        window = MainWindow(load_preset("or"), Settings(algorithm="derived-rate"))
+        qtbot.addWidget(window)
+        window.show()
+        assert window.controller.frame.rule.learning_rate == pytest.approx(0.0375)
+        assert window.controls.rate.value() == pytest.approx(0.0375)
+        assert window.controls.rate.text() == "0.0375"
+        assert window.controller.settings.learning_rate is None  # showing it set nothing
+        window.controls.rate.setValue(0.5)
+        assert window.controller.settings.learning_rate == 0.5
+        window.controller.undo_stack.setClean()
+    finally:
+        del ALGORITHMS[Derived.name]
 
 
 def test_tooltips_say_which_space_numbers_live_in(window):
@@ -115,18 +187,14 @@ def test_empty_data_shows_undefined_numbers(window):
     assert not window.plot._hint.isVisible()
 
 
-def _calls_to_repaint_mistakes(qtbot, n):
+def _calls_to_repaint_mistakes(view, n):
     """Python-level calls made by the plot to show a frame whose mistakes changed."""
     import sys
 
     from simulator.engine.presets import noisy
-    from simulator.ui.plot_view import PlotView
-
-    view = PlotView()
-    qtbot.addWidget(view)
-    sim = Simulation(noisy(n=n, seed=2))
     from simulator.ui.frame import build_frame
 
+    sim = Simulation(noisy(n=n, seed=2))
     view.show_frame(build_frame(sim))
     sim.run(50, until_converged=False)
     frame = build_frame(sim)
@@ -147,8 +215,9 @@ def _calls_to_repaint_mistakes(qtbot, n):
 
 
 @pytest.mark.parametrize("sizes", [(300, 1_500), (3_000, 30_000)])
-def test_recolouring_builds_no_per_point_python_objects(qtbot, sizes):
-    small, large = (_calls_to_repaint_mistakes(qtbot, n) for n in sizes)
+def test_recolouring_builds_no_per_point_python_objects(sizes):
+    with plot_views() as make:
+        small, large = (_calls_to_repaint_mistakes(make(), n) for n in sizes)
     # Five times the points, the same Python work (give or take a branch, such as whether
     # the last trial left a ghost arrow); per-point work would add thousands of calls.
     assert abs(large - small) <= 30, (small, large)

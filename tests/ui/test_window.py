@@ -1,12 +1,19 @@
-"""Menus, file shortcuts, full screen, help, and starting with --dataset/--algorithm."""
+"""Menus, file shortcuts, full screen, help generated from the actions, the View menu, the
+window's first geometry, and starting with --dataset/--algorithm."""
 
+import re
+from html import escape
+
+import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog
 
 from simulator.cli import parse
 from simulator.engine import load_preset
 from simulator.ui import MainWindow
+from simulator.ui.layout import initial_geometry
 
 
 def test_ctrl_o_and_ctrl_s_go_through_the_file_dialogs(qtbot, window, tmp_path, monkeypatch):
@@ -44,14 +51,30 @@ def test_f11_toggles_full_screen(qtbot, window):
     qtbot.waitUntil(lambda: not window.isFullScreen())
 
 
-def test_help_lists_the_shortcuts(window, dialogs):
-    window.show_shortcuts()
+def test_help_lists_every_action_with_a_shortcut(qtbot, window, dialogs):
+    qtbot.keyClick(window, Qt.Key.Key_F1)
     kind, title, text = dialogs.shown[-1]
     assert (kind, title) == ("information", "Shortcuts")
-    for key in ("Space", "Enter", "N", "E", "Ctrl+Z", "Ctrl+O", "Ctrl+S", "F11"):
-        assert key in text
+    listed = {k for cell in re.findall(r"<b>(.*?)</b>", text) for k in cell.split(" / ")}
+    actions = [a for a in window.findChildren(QAction) if not a.shortcut().isEmpty()]
+    assert len(actions) >= 20
+    for action in actions:
+        for key in action.shortcuts():
+            assert escape(key.toString(QKeySequence.SequenceFormat.NativeText)) in listed
+        assert escape(action.text().replace("&", "").rstrip("…")) in text, action.text()
+    for key in ("Space", "Return", "M", "R", "Ctrl+E", "Ctrl+0", "F5", "F11", "F1", "Ctrl+Z"):
+        assert key in listed, key
+    assert "Left click" in text and "Drag a point" in text  # the mouse, which has no actions
     window.show_about()
     assert dialogs.shown[-1][0] == "about"
+
+
+def test_a_new_action_is_listed_without_editing_the_help(window, dialogs):
+    extra = QAction("Do a new thing", window)
+    extra.setShortcut(QKeySequence("Ctrl+Shift+9"))
+    window.addAction(extra)
+    window.show_shortcuts()
+    assert "Do a new thing" in dialogs.shown[-1][2] and "Ctrl+Shift+9" in dialogs.shown[-1][2]
 
 
 def test_menus_are_complete(window):
@@ -67,14 +90,54 @@ def test_menus_are_complete(window):
 def test_view_toggles_show_the_separator_band_and_radius(qtbot, window):
     window.controller.set_dataset(load_preset("or"))
     plot = window.plot
-    assert not plot._separator.isVisible() and not plot._radius.isVisible()
+    assert plot.drawn_line("separator") is None
+    assert "radius R" not in plot.legend_texts()
     qtbot.keyClick(window, Qt.Key.Key_M)
     qtbot.keyClick(window, Qt.Key.Key_R)
-    assert plot._separator.isVisible() and all(line.isVisible() for line in plot._band)
-    assert plot._radius.isVisible()
-    # The radius curve of OR with bias: |p| = sqrt(R² - 1) = sqrt(2).
-    x, _ = plot._radius.getData()
-    assert max(x) == pytest.approx(2**0.5, rel=1e-3)
+    separator = window.controller.frame.separator
+    point, direction = plot.drawn_line("separator")
+    assert abs(separator.offset + np.dot(separator.normal, point) - separator.level) < 1e-9
+    assert abs(np.dot(separator.normal, direction)) < 1e-9
+    assert "margin band ±γ*" in plot.legend_texts() and "radius R" in plot.legend_texts()
+
+
+def test_the_view_menu(window):
+    view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    names = {a.objectName() for a in view.actions()}
+    assert {"followAction", "presentationAction", "legendAction", "numbersAction"} <= names
+    assert {"shadingAction", "leastSquaresAction", "trueLengthAction"} <= names
+    follow = window.findChild(QAction, "followAction")
+    assert follow.isCheckable() and follow.isChecked() and window.plot.following
+    follow.setChecked(False)
+    assert not window.plot.following
+    presentation = window.findChild(QAction, "presentationAction")
+    assert presentation.isCheckable() and presentation.shortcut() == QKeySequence("F5")
+    snaps = [a.data() for a in window.snap_group.actions()]
+    assert snaps == [None, 0.5, 0.25, 0.1] and window.snap_group.isExclusive()
+
+
+def test_the_window_opens_inside_the_available_screen(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    available = window.screen().availableGeometry()
+    assert available.contains(window.geometry())
+
+
+@pytest.mark.parametrize(
+    ("screen", "expected"),
+    [
+        ((0, 0, 1024, 768), (1024, 736)),
+        ((0, 0, 1366, 768), (1280, 736)),
+        ((0, 0, 1920, 1080), (1536, 864)),
+        ((0, 30, 1280, 770), (1280, 738)),  # a panel at the top
+    ],
+)
+def test_initial_geometry(screen, expected):
+    available = QRect(*screen)
+    geometry = initial_geometry(available)
+    assert (geometry.width(), geometry.height()) == expected
+    assert available.contains(geometry)
+    assert geometry.top() - available.top() >= 32  # room for the title bar
 
 
 def test_starting_with_dataset_and_algorithm(qtbot):
