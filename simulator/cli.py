@@ -2,15 +2,20 @@
 writes animation frames headless.
 
 Every argument and data file is checked here, before any window or Qt object exists; a
-problem exits with status 2 and one line on stderr.
+bad argument exits with status 2 and one line on stderr, and a place the export cannot
+write to exits 1. The CLI hands typed values down (`Settings`, `ExportOptions`, window
+options as keywords); nothing below it imports it.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -29,13 +34,25 @@ from simulator.engine import (
 )
 from simulator.export.checks import (
     MP4_INSTALL_HINT,
+    CannotWrite,
+    check_animation_target,
     mp4_available,
     mp4_size_problem,
     prepare_folder,
 )
+from simulator.export.interrupt import StopFlag, catch_signals, exit_status, ignore_signals
 from simulator.export.lab import LabOptions, add_lab_parser, lab_options
+from simulator.export.options import (
+    EVERY,
+    FPS_RANGE,
+    MAX_TRIALS,
+    ExportOptions,
+    fps_problem,
+    size_problem,
+    trials_problem,
+)
 
-__all__ = ["Invocation", "build_parser", "main", "parse"]
+__all__ = ["Command", "build_parser", "display_problem", "main", "parse"]
 
 PROG = "linear-classifier-lab"
 _DEFAULTS = Settings()
@@ -52,33 +69,47 @@ class UsageError(Exception):
     """A bad argument or input file found after parsing; exits 2 with its message."""
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+
+
+def _trials(text: str) -> int:
+    value = _whole_number(text)
+    problem = trials_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 
 def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _whole_number(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
     return value
 
 
-def _positive_float(text: str) -> float:
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
+
+
+def _fps(text: str) -> float:
+    value = _number(text)
+    problem = fps_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem.replace("frames per second must be", "must be"))
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = _number(text)
+    if not (math.isfinite(value) and 0 <= value <= 3600):
+        raise argparse.ArgumentTypeError(f"must be 0 … 3600 seconds, not {text}")
     return value
 
 
@@ -88,8 +119,9 @@ def _size(text: str) -> tuple[int, int]:
         width, height = (int(p) for p in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
-    if not (64 <= width <= 7680 and 64 <= height <= 4320):
-        raise argparse.ArgumentTypeError(f"{text}: width and height must be 64..7680 and 64..4320")
+    problem = size_problem(width, height)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return width, height
 
 
@@ -131,13 +163,6 @@ def _add_rule_parameters(group: argparse._ArgumentGroup) -> None:
             kwargs["type"] = _number
             kwargs["metavar"] = parameter.symbol
         group.add_argument(*flags, **kwargs)
-
-
-def _number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
 
 
 def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: str | None) -> None:
@@ -211,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     window.add_argument(
         "--screenshot-delay",
-        type=float,
+        type=_seconds,
         default=1.0,
         metavar="SECONDS",
         help="wait this long before --screenshot (default 1)",
@@ -221,27 +246,39 @@ def build_parser() -> argparse.ArgumentParser:
         "export",
         help="write animation frames (PNG, GIF, MP4) without a window",
         description=(
-            "Run a learner and write one PNG per state (frame_00000.png is the start, then "
-            "one per trial), optionally a GIF and an MP4. Needs no display."
+            "Run a learner and write PNG frames (frame_00000.png is the start, then one per "
+            "trial, per mistake or per epoch), optionally a GIF and an MP4. Needs no "
+            "display. Ctrl-C (or SIGTERM) stops it cleanly: the frames written stay, an "
+            "unfinished GIF or MP4 is removed. Exit status: 0 written, 1 a write failed, "
+            "2 bad arguments, 130/143 stopped by SIGINT/SIGTERM."
         ),
     )
     _add_learner_options(export, dataset_default=None)
     length = export.add_mutually_exclusive_group(required=True)
     length.add_argument(
         "--trials",
-        type=_positive_int,
+        type=_trials,
         metavar="N",
-        help="run exactly N trials (also past convergence)",
+        help=f"run exactly N trials, also past convergence (N at most {MAX_TRIALS:,})",
     )
     length.add_argument(
-        "--until-converged", action="store_true", help="run until convergence (or --max-trials)"
+        "--until-converged",
+        action="store_true",
+        help="run until convergence, divergence or --max-trials (a warning if the cap stops it)",
     )
     export.add_argument(
         "--max-trials",
-        type=_positive_int,
+        type=_trials,
         default=1000,
         metavar="N",
-        help="cap for --until-converged (default 1000)",
+        help=f"cap for --until-converged (default 1000, at most {MAX_TRIALS:,})",
+    )
+    export.add_argument(
+        "--every",
+        choices=EVERY,
+        default="trial",
+        help="a frame after each trial (default), after each mistake, or after each epoch; "
+        "frame 0 is always the start",
     )
     export.add_argument(
         "--out",
@@ -261,11 +298,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="WxH",
         help="frame size in pixels (default 1280x720)",
     )
+    low, high = FPS_RANGE
     export.add_argument(
         "--fps",
-        type=_positive_float,
+        type=_fps,
         default=5.0,
-        help="frames per second for GIF and MP4 (default 5)",
+        help=f"frames per second for GIF and MP4, {low:g} … {high:g} (default 5)",
+    )
+    export.add_argument(
+        "--legend", action="store_true", help="show the plot's legend in every frame"
+    )
+    export.add_argument(
+        "--explain",
+        action="store_true",
+        help="paint the arithmetic of each trial (score, verdict, update) under the plot",
     )
     export.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_lab_parser(commands)
@@ -273,14 +319,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 @dataclass(frozen=True)
-class Invocation:
-    """Parsed and checked command line."""
+class Command:
+    """A checked command line: what to run, as typed values."""
 
-    command: str | None
     dataset: Dataset | None
     settings: Settings
-    options: argparse.Namespace
-    lab: LabOptions | None = None
+    export: ExportOptions | None = None  # None: open the window
+    quiet: bool = False
+    screenshot: Path | None = None
+    screenshot_delay: float = 1.0
+    lab: LabOptions | None = None  # the Winnow lab (`lab`): no window, no dataset
 
 
 def resolve_dataset(spec: str) -> Dataset:
@@ -298,82 +346,157 @@ def resolve_dataset(spec: str) -> Dataset:
         raise UsageError(str(exc)) from None
 
 
-def parse(argv: Sequence[str] | None = None) -> Invocation:
-    """Parse and check `argv`; exits 2 with one line on stderr when something is wrong."""
-    parser = build_parser()
-    options = parser.parse_args(argv)
-    prog = f"{PROG} {options.command}" if options.command else PROG
-    try:
-        if options.command == "lab":
-            return Invocation("lab", None, _DEFAULTS, options, lab_options(options))
-        dataset = resolve_dataset(options.dataset) if options.dataset else None
-        if options.command == "export" and dataset is None:
-            raise UsageError("export needs --dataset PRESET_OR_FILE")
-        initial = None if options.initial_weights == "default" else options.initial_weights
-        parameters = {
-            p.name: getattr(options, p.name)
-            for rule in ALGORITHMS.values()
-            for p in rule.parameters
-            if getattr(options, p.name, None) is not None
-        }
-        settings = Settings(
-            algorithm=options.algorithm,
-            **parameters,
-            tie=options.tie,
-            bias=options.bias,
-            preprocessing=options.preprocessing,
-            order=options.order,
-            seed=options.seed,
-            initial_weights=initial,
+def _settings(options: argparse.Namespace, dataset: Dataset | None) -> Settings:
+    initial = None if options.initial_weights == "default" else options.initial_weights
+    parameters = {
+        p.name: getattr(options, p.name)
+        for rule in ALGORITHMS.values()
+        for p in rule.parameters
+        if getattr(options, p.name, None) is not None
+    }
+    settings = Settings(
+        algorithm=options.algorithm,
+        **parameters,
+        tie=options.tie,
+        bias=options.bias,
+        preprocessing=options.preprocessing,
+        order=options.order,
+        seed=options.seed,
+        initial_weights=initial,
+    )
+    # Building the simulation checks every parameter against the data.
+    Simulation.from_settings(dataset if dataset is not None else Dataset.empty(), settings)
+    return settings
+
+
+def _export_options(options: argparse.Namespace, dataset: Dataset | None) -> ExportOptions:
+    """The export's options, every path checked: UsageError for a bad argument,
+    CannotWrite where the file system refuses."""
+    if dataset is None:
+        raise UsageError("export needs --dataset PRESET_OR_FILE")
+    if dataset.dimension != 2:
+        raise UsageError(
+            f"frames show 2-D data; {options.dataset} has {dataset.dimension} coordinates"
         )
-        # Building the simulation checks every parameter against the data.
-        Simulation.from_settings(dataset if dataset is not None else Dataset.empty(), settings)
-        if options.command == "export":
-            assert dataset is not None
-            if dataset.dimension != 2:
-                raise UsageError(
-                    f"frames show 2-D data; {options.dataset} has {dataset.dimension} coordinates"
-                )
-            if len(dataset) == 0:
-                raise UsageError(f"{options.dataset} has no points to export")
-            _check_export_paths(options)
-    except (UsageError, ValueError) as exc:
-        parser.exit(2, f"{prog}: error: {exc}\n")
-    return Invocation(options.command, dataset, settings, options)
-
-
-def _check_export_paths(options: argparse.Namespace) -> None:
-    out: Path = options.out
-    try:
-        prepare_folder(out)
-    except ValueError as exc:
-        raise UsageError(f"--out {out}: {exc}") from None
-    for flag, suffix in (("gif", ".gif"), ("mp4", ".mp4")):
-        target: Path | None = getattr(options, flag)
-        if target is None:
-            continue
-        if target.suffix.lower() != suffix:
-            raise UsageError(f"--{flag} {target}: the file name must end in {suffix}")
-        if not target.parent.exists() or not target.parent.is_dir():
-            raise UsageError(f"--{flag} {target}: no such folder {target.parent}")
-    if options.mp4 is not None:
-        problem = mp4_size_problem(*options.size)
+    if len(dataset) == 0:
+        raise UsageError(f"{options.dataset} has no points to export")
+    export = ExportOptions(
+        folder=options.out,
+        trials=options.trials,
+        max_trials=options.max_trials,
+        every=options.every,
+        gif=options.gif,
+        mp4=options.mp4,
+        size=options.size,
+        fps=options.fps,
+        legend=options.legend,
+        explain=options.explain,
+    )
+    assert export.folder is not None
+    places: list[tuple[str, Path, Callable[[Path], None]]] = [
+        ("--out", export.folder, prepare_folder)
+    ]
+    for flag, target, suffix in (("--gif", export.gif, ".gif"), ("--mp4", export.mp4, ".mp4")):
+        if target is not None:
+            places.append((flag, target, partial(check_animation_target, suffix=suffix)))
+    for flag, path, check in places:
+        try:
+            check(path)
+        except CannotWrite as exc:
+            raise CannotWrite(f"{flag} {path}: {exc}") from None
+        except ValueError as exc:
+            raise UsageError(f"{flag} {path}: {exc}") from None
+    if export.mp4 is not None:
+        problem = mp4_size_problem(*export.size)
         if problem is not None:
             raise UsageError(f"--mp4: {problem}")
         if not mp4_available():
             raise UsageError(f"--mp4: {MP4_INSTALL_HINT}")
+    return export
+
+
+def parse(argv: Sequence[str] | None = None) -> Command:
+    """Parse and check `argv`; exits with one line on stderr when something is wrong
+    (2 for a bad argument or data file, 1 for a place the export cannot write to)."""
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    exporting = options.command == "export"
+    prog = f"{PROG} {options.command}" if options.command else PROG
+    try:
+        if options.command == "lab":
+            return Command(None, _DEFAULTS, lab=lab_options(options))
+        dataset = resolve_dataset(options.dataset) if options.dataset else None
+        settings = _settings(options, dataset)
+        if exporting:
+            return Command(
+                dataset, settings, _export_options(options, dataset), quiet=options.quiet
+            )
+    except CannotWrite as exc:
+        parser.exit(1, f"{prog}: error: {exc}\n")
+    except (UsageError, ValueError) as exc:
+        parser.exit(2, f"{prog}: error: {exc}\n")
+    return Command(
+        dataset,
+        settings,
+        screenshot=options.screenshot,
+        screenshot_delay=options.screenshot_delay,
+    )
+
+
+def display_problem(environ: Mapping[str, str], platform: str) -> str | None:
+    """Why the window cannot open here, found before Qt loads (Qt itself would abort with
+    a screenful about its platform plugin), or None."""
+    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None  # Windows and macOS always have their own display
+    if environ.get("QT_QPA_PLATFORM") or environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+        "use a virtual one: xvfb-run -a python main.py, "
+        "or write frames without a window: python main.py export --help"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    invocation = parse(sys.argv[1:] if argv is None else argv)
-    if invocation.lab is not None:
+    """Run the command line; returns the exit status."""
+    stop = StopFlag()
+    # From the start, SIGINT and SIGTERM only set a flag that the export reads between
+    # frames (raising inside Qt's rendering or a writer thread has crashed the process).
+    restore_signals = catch_signals(stop)
+    try:
+        command = parse(sys.argv[1:] if argv is None else argv)
+    except SystemExit:
+        ignore_signals()
+        raise
+    if command.lab is not None:
         from simulator.export.lab import lab_main
 
-        return lab_main(invocation.lab)
-    if invocation.command == "export":
+        try:
+            return lab_main(command.lab, stop=stop)
+        finally:
+            ignore_signals()
+    if command.export is not None:
         from simulator.export.headless import export_main
 
-        return export_main(invocation)
+        assert command.dataset is not None  # parse() insists
+        try:
+            return export_main(
+                command.dataset, command.settings, command.export, quiet=command.quiet, stop=stop
+            )
+        finally:
+            ignore_signals()  # what is left is exiting: a late signal must not cut it short
+    restore_signals()
+    if stop.is_set():
+        return exit_status(stop.signal or 2)
+    problem = display_problem(os.environ, sys.platform)
+    if problem is not None:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+        return 2
     from simulator.ui.app import run_app
 
-    return run_app(invocation)
+    return run_app(
+        command.dataset,
+        command.settings,
+        screenshot=command.screenshot,
+        screenshot_delay=command.screenshot_delay,
+    )

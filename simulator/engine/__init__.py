@@ -14,7 +14,7 @@ from simulator.engine.dataset import (
 )
 from simulator.engine.features import PREPROCESSINGS, FeatureMap, InputLine
 from simulator.engine.presets import PRESETS, load_preset
-from simulator.engine.rules import ALGORITHMS, TIES, Parameter, Rule, register
+from simulator.engine.rules import ALGORITHMS, TIE_TEXT, TIES, Parameter, Rule, register
 from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
 from simulator.engine.theory import (
     AdalineReport,
@@ -31,6 +31,7 @@ __all__ = [
     "PREPROCESSINGS",
     "PRESETS",
     "TIES",
+    "TIE_TEXT",
     "AdalineReport",
     "DataFileError",
     "Dataset",

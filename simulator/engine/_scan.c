@@ -31,6 +31,26 @@
 #include <Python.h>
 #include <math.h>
 
+/* s = x·w summed left to right; four rows at a time overlap their four (independent)
+ * chains of additions, each still in its own left-to-right order: the same bits. */
+static double dot1(const double *x, const double *w, Py_ssize_t d) {
+    double s = x[0] * w[0];
+    for (Py_ssize_t j = 1; j < d; j++) s += x[j] * w[j];
+    return s;
+}
+
+static void dot4(const double *x0, const double *x1, const double *x2, const double *x3,
+                 const double *w, Py_ssize_t d, double *s) {
+    double s0 = x0[0] * w[0], s1 = x1[0] * w[0], s2 = x2[0] * w[0], s3 = x3[0] * w[0];
+    for (Py_ssize_t j = 1; j < d; j++) {
+        s0 += x0[j] * w[j];
+        s1 += x1[j] * w[j];
+        s2 += x2[j] * w[j];
+        s3 += x3[j] * w[j];
+    }
+    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+}
+
 static int get_doubles(PyObject *object, Py_buffer *view, int writable, const char *name) {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(object, view, flags) < 0) return -1;
@@ -84,6 +104,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         goto done;
     }
     Py_ssize_t k = start;
+    double sums[4];
+    Py_ssize_t ahead = 0; /* rows of `sums` scored ahead, from row k on */
     for (; k < stop; k++) {
         Py_ssize_t i = cyclic ? k : rows[k];
         if (i < 0 || i >= n) {
@@ -91,8 +113,25 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             goto done;
         }
         const double *row = x + i * d;
-        double s = row[0] * w[0];
-        for (Py_ssize_t j = 1; j < d; j++) s += row[j] * w[j];
+        double s;
+        if (ahead == 0 && d >= 8 && stop - k >= 4) {
+            Py_ssize_t r[4];
+            for (int q = 0; q < 4; q++) {
+                r[q] = cyclic ? k + q : rows[k + q];
+                if (r[q] < 0 || r[q] >= n) {
+                    PyErr_SetString(PyExc_IndexError, "scan: row out of range");
+                    goto done;
+                }
+            }
+            dot4(x + r[0] * d, x + r[1] * d, x + r[2] * d, x + r[3] * d, w, d, sums);
+            ahead = 4;
+        }
+        if (ahead > 0) {
+            s = sums[4 - ahead];
+            ahead--;
+        } else {
+            s = dot1(row, w, d);
+        }
         if (theta != 0.0) s -= theta;
         double v = y[i] > 0 ? s : -s;
         if (fabs(v) <= bmax) {
@@ -140,13 +179,14 @@ static PyObject *dot(PyObject *self, PyObject *args) {
     Py_ssize_t n = Xv.len / wv.len;
     const double *x = (const double *)Xv.buf, *w = (const double *)wv.buf;
     double *result = (double *)outv.buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    Py_ssize_t i = 0;
+    for (; i + 4 <= n; i += 4) {
         const double *row = x + i * d;
-        double s = row[0] * w[0];
-        for (Py_ssize_t j = 1; j < d; j++) s += row[j] * w[j];
-        if (theta != 0.0) s -= theta;
-        result[i] = s;
+        dot4(row, row + d, row + 2 * d, row + 3 * d, w, d, result + i);
     }
+    for (; i < n; i++) result[i] = dot1(x + i * d, w, d);
+    if (theta != 0.0)
+        for (i = 0; i < n; i++) result[i] -= theta;
     ok = 1;
 done:
     if (held >= 3) PyBuffer_Release(&outv);
@@ -176,13 +216,19 @@ static PyObject *squared_error(PyObject *self, PyObject *args) {
     Py_ssize_t n = labels.len;
     const double *x = (const double *)Xv.buf, *w = (const double *)wv.buf;
     const signed char *y = (const signed char *)labels.buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const double *row = x + i * d;
-        double s = row[0] * w[0];
-        for (Py_ssize_t j = 1; j < d; j++) s += row[j] * w[j];
-        if (theta != 0.0) s -= theta;
-        double r = (double)y[i] - s;
-        total += r * r;
+    for (Py_ssize_t i = 0; i < n; i += 4) {
+        double s[4];
+        Py_ssize_t m = n - i < 4 ? n - i : 4;
+        if (m == 4) {
+            const double *row = x + i * d;
+            dot4(row, row + d, row + 2 * d, row + 3 * d, w, d, s);
+        } else {
+            for (Py_ssize_t q = 0; q < m; q++) s[q] = dot1(x + (i + q) * d, w, d);
+        }
+        for (Py_ssize_t q = 0; q < m; q++) {
+            double r = (double)y[i + q] - (theta != 0.0 ? s[q] - theta : s[q]);
+            total += r * r;
+        }
     }
     ok = 1;
 done:

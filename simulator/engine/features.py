@@ -69,15 +69,15 @@ class FeatureMap:
         """Whether w·x = c is a straight line in the input plane for every c."""
         return self.preprocessing != "unit"
 
-    def n_features(self, dimension: int) -> int:
-        return dimension + (1 if self.bias else 0)
-
     def transform(self, points: FloatArray) -> FloatArray:
         """Feature vectors (n, d [+1]) of points (n, d), as a C-contiguous array."""
         q = (points - self.mean) / self.scale if self.preprocessing == "standardize" else points
-        if self.bias:
-            q = np.hstack((np.ones((q.shape[0], 1)), q))
-        x = np.ascontiguousarray(q, dtype=np.float64)
+        if self.bias:  # one new array, filled (no intermediate copies of a large matrix)
+            x = np.empty((q.shape[0], q.shape[1] + 1))
+            x[:, 0] = 1.0
+            x[:, 1:] = q
+        else:  # without preprocessing, the points themselves (no copy)
+            x = np.ascontiguousarray(q, dtype=np.float64)
         if self.preprocessing == "unit":
             norms = np.sqrt(np.einsum("ij,ij->i", x, x))
             x = x / np.where(norms > 0, norms, 1.0)[:, None]

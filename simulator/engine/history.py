@@ -20,6 +20,7 @@ into new arrays, so an array handed out earlier by a query never changes under i
 from __future__ import annotations
 
 import bisect
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,8 @@ class Buffer:
     __slots__ = ("_data", "_size")
 
     def __init__(self, dtype: Any, width: int | None = None, capacity: int = 64) -> None:
+        row_bytes = np.dtype(dtype).itemsize * (width or 1)
+        capacity = max(2, min(capacity, 65536 // row_bytes))  # wide rows: start small
         shape = (capacity,) if width is None else (capacity, width)
         self._data: NDArray[Any] = np.empty(shape, dtype=dtype)
         self._size = 0
@@ -52,7 +55,7 @@ class Buffer:
     def _reserve(self, extra: int) -> None:
         need = self._size + extra
         if need > self._data.shape[0]:
-            capacity = max(need, self._data.shape[0] * 5 // 4 + 64)
+            capacity = max(need, self._data.shape[0] * 5 // 4 + 2)
             grown = np.empty((capacity, *self._data.shape[1:]), dtype=self._data.dtype)
             grown[: self._size] = self._data[: self._size]
             self._data = grown
@@ -72,7 +75,7 @@ class Buffer:
     def truncate(self, size: int) -> None:
         """Keep the first `size` rows, in a new array (views handed out stay as they were)."""
         if size < self._size:
-            kept = np.empty((max(size * 5 // 4, 64), *self._data.shape[1:]), self._data.dtype)
+            kept = np.empty((max(size * 5 // 4, 2), *self._data.shape[1:]), self._data.dtype)
             kept[:size] = self._data[:size]
             self._data = kept
             self._size = size
@@ -107,16 +110,13 @@ class Segment:
     converged_at: int | None = None
     cycle_found_at: int | None = None
     cycle_period: int | None = None
-    column_max: FloatArray = field(init=False)
+    largest: float = math.nan  # max |x_j| over all rows and features (nan: find it)
     n: int = field(init=False)  # the number of rows
 
     def __post_init__(self) -> None:
         self.n = int(self.y.shape[0])
-        # max |x_j| over the rows: bounds the score's rounding error over all rows at once
-        if self.n:  # two reductions, no temporary copy of X
-            self.column_max = np.maximum(self.X.max(axis=0), -self.X.min(axis=0))
-        else:
-            self.column_max = np.zeros(self.X.shape[1], dtype=np.float64)
+        if math.isnan(self.largest):  # two whole-array reductions, no copy of X
+            self.largest = max(float(self.X.max()), -float(self.X.min())) if self.X.size else 0.0
 
     def epoch_of(self, t: int) -> int:
         """The epoch of trial t (start < t)."""

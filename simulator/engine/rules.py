@@ -10,6 +10,13 @@ turns it into the effective w that defines the boundary w·x = θ.
 Score s = w·x − θ (θ = 0 except classic Winnow); prediction sign(s). What s = 0 means is
 the run's tie rule (TIES).
 
+Ties are decided as a hand calculation would. Inputs written in decimals are not exact in
+binary, and every update rounds, so a score that is exactly 0 in rational arithmetic comes
+out as, say, −2.67e-12. A rule that `tracks_error` keeps a running bound e on how far each
+computed weight can be from the exact one (`propagate_error`, one line per rule, derived
+in its docstring), and a computed score within its bound (`tie_terms`) is an exact 0.
+Data written with a few decimals then follow the trajectory of exact rational arithmetic.
+
 `scores` is exact and row-independent: the score of a point is the same bits whether it
 is computed alone or in a block of a million (products rounded, then summed left to right,
 never a BLAS kernel whose order depends on the block), in NumPy (`numpy_dot_rows`) or in
@@ -22,14 +29,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "ADALINE_FALLBACK_RATE",
     "ALGORITHMS",
     "TIES",
+    "TIE_TEXT",
+    "UNIT_ROUNDOFF",
     "Adaline",
     "BalancedWinnow",
     "Parameter",
@@ -38,15 +49,25 @@ __all__ = [
     "Winnow",
     "compiled",
     "dot_rows",
+    "largest_gram_eigenvalue",
     "make_rule",
     "numpy_dot_rows",
     "register",
+    "round_down",
     "squared_error",
+    "tie_terms",
 ]
 
 TIES = ("mistake", "positive", "negative")
 """What a score s = 0 means: undecided, a mistake whatever y (the perceptron's y·s <= 0);
 +1 (Winnow's "+ iff w·x >= θ"); or -1 ("+ iff w·x > 0")."""
+
+TIE_TEXT = {
+    "mistake": "undecided (a mistake whatever y)",
+    "positive": "predicts +1 (+ iff s ≥ 0)",
+    "negative": "predicts −1 (+ iff s > 0)",
+}
+"""What a tie (s = 0) predicts under each tie rule, in words for the explanation."""
 
 FloatArray = NDArray[np.float64]
 
@@ -111,6 +132,30 @@ def squared_error(X: FloatArray, w: FloatArray, theta: float, y: NDArray[Any]) -
     residuals = y - numpy_dot_rows(X, w, theta)
     squares = residuals * residuals
     return float(np.cumsum(squares)[-1]) if squares.size else 0.0
+
+
+UNIT_ROUNDOFF = 2.0**-53
+"""u: a rounded float64 operation is off by at most u times its result's magnitude."""
+_U = UNIT_ROUNDOFF
+
+
+def tie_terms(w: FloatArray, error: FloatArray, theta: float) -> tuple[FloatArray, float]:
+    """(c, θ_err): a computed score s is within b = Σ_j |x_j| c_j + θ_err of the exact score.
+
+    The exact score is W·X − Θ over the exact inputs X (the decimals as written: a stored
+    x is within u|x| of one), weights W with |w_j − W_j| <= e_j (`error`), and θ. The
+    rounding of the d products and sums is at most γ_d Σ|w_j x_j|, γ_d = du/(1 − du);
+    the inputs' own rounding adds u|w_j x_j|, the final − θ u(|w·x| + θ), θ's own uθ:
+        |s − S| <= Σ_j |x_j| (e_j (1 + 2u) + (γ_d + 3u)|w_j|) + 2uθ.
+    The coefficients are inflated by 1 + 4(d + 2)u and θ's term doubled, so that b as
+    computed in floating point (left to right, as `numpy_dot_rows`) still bounds it.
+    """
+    d = w.shape[0]
+    gamma = d * _U / (1.0 - d * _U)
+    inflation = 1.0 + 4.0 * (d + 2) * _U
+    c: FloatArray = error * ((1.0 + 2.0 * _U) * inflation)
+    c += np.abs(w) * ((gamma + 3.0 * _U) * inflation)
+    return c, 4.0 * _U * abs(theta)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,12 +250,34 @@ ADALINE_RATE = Parameter(
     "learning_rate",
     "η",
     "learning rate",
-    default=0.1,
+    default=None,
     minimum=0.0,
     maximum=1e6,
     exclusive_minimum=True,
     help="the step size η > 0 (η < 2/R² online, 2/λ_max(XᵀX) batch suffice for stability)",
+    derived="from the data: 1/R² online, 1/λ_max(XᵀX) batch (half the stable bound), "
+    "rounded down to 2 digits",
 )
+ADALINE_FALLBACK_RATE = 0.1
+"""Adaline's η when the data give no scale (no points, or all at the origin)."""
+
+
+def round_down(value: float, digits: int = 2) -> float:
+    """`value` > 0 rounded down to `digits` significant digits (0.01652 -> 0.016)."""
+    exact = Decimal(repr(value))
+    step = Decimal(1).scaleb(exact.adjusted() - digits + 1)
+    return float(exact.quantize(step, rounding=ROUND_FLOOR))
+
+
+def largest_gram_eigenvalue(X: FloatArray) -> float:
+    """λ_max(XᵀX), from the smaller of XᵀX and XXᵀ (the same nonzero eigenvalues); for
+    both sides above 2048, ‖X‖_F² (the trace, an upper bound: a smaller, still stable η)."""
+    n, d = X.shape
+    if min(n, d) > 2048:
+        return float(np.einsum("ij,ij->", X, X))
+    gram = X.T @ X if d <= n else X @ X.T
+    return float(np.linalg.eigvalsh(gram)[-1])
+
 
 Formatter = Callable[[float], str]
 
@@ -239,8 +306,13 @@ class Rule:
     threshold: float = 0.0
 
     @classmethod
-    def build(cls, n_features: int, **parameters: Any) -> Rule:
-        """This rule with `parameters` (None: the default), checked; the others ignored."""
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+    ) -> Rule:
+        """This rule with `parameters` (None: the default), checked; the others ignored.
+
+        `features` (the feature matrix of the data) is there for defaults derived from
+        the data."""
         known = {p.name: parameters.get(p.name) for p in cls.parameters}
         values = {
             name: (p.default if known[name] is None else known[name])
@@ -310,6 +382,25 @@ class Rule:
         """The effective w of the boundary w·x = θ."""
         return state
 
+    def initial_error(self, state: FloatArray, given: bool) -> FloatArray:
+        """The error bound of the initial state: u|w₀| for numbers typed in decimals (they
+        are rounded once), 0 for the defaults, "ones", "zeros" and "random" (exact)."""
+        return _U * np.abs(state) if given else np.zeros_like(state)
+
+    def propagate_error(
+        self, error: FloatArray, state: FloatArray, new_state: FloatArray, x: FloatArray, y: int
+    ) -> FloatArray:
+        """The error bound after `update` took `state` to `new_state` on (x, y)."""
+        raise NotImplementedError
+
+    def weight_error(self, state: FloatArray, error: FloatArray) -> FloatArray:
+        """The error bound of the effective w, given that of the state."""
+        return error
+
+    def refuse(self, new_state: FloatArray) -> str | None:
+        """Why the rule cannot go on from `new_state` (finite, within 1e150), or None."""
+        return None
+
     def scores(self, state: FloatArray, X: FloatArray) -> FloatArray:
         """s = w·x − θ for each row x of X (see `dot_rows`: the same bits for any block)."""
         return dot_rows(X, self.weights(state), self.threshold)
@@ -355,6 +446,7 @@ class Perceptron(Rule):
     tie: ClassVar[str] = "mistake"
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE,)
     bound: ClassVar[str | None] = "novikoff"
+    tracks_error: ClassVar[bool] = True
     update_formula: ClassVar[str] = "w ← w + η y x"
 
     def __post_init__(self) -> None:
@@ -363,6 +455,20 @@ class Perceptron(Rule):
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """w <- w + η y x."""
         return state + (self.learning_rate * y) * x
+
+    def propagate_error(
+        self, error: FloatArray, state: FloatArray, new_state: FloatArray, x: FloatArray, y: int
+    ) -> FloatArray:
+        """e' = e (1 + 4u) + 4u|ηx| + 2u|w'|.
+
+        fl(ηy·x) is within u|ηx| of ηyx, which is within 2u|ηx| of the exact H·X (η and x
+        each rounded once from decimals); the sum rounds by u|w'|. The spare u's cover the
+        rounding of this very formula.
+        """
+        grown: FloatArray = np.abs(x) * (4.0 * _U * self.learning_rate)
+        grown += np.abs(new_state) * (2.0 * _U)
+        grown += error * (1.0 + 4.0 * _U)
+        return grown
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}"
@@ -405,11 +511,14 @@ class Winnow(Rule):
         ),
     )
     bound: ClassVar[str | None] = "winnow-disjunction"
+    tracks_error: ClassVar[bool] = True
     score_formula: ClassVar[str] = "s = w·x − θ"
     update_formula: ClassVar[str] = "wᵢ ← wᵢ · α^(y xᵢ)"
 
     @classmethod
-    def build(cls, n_features: int, **parameters: Any) -> Rule:
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+    ) -> Rule:
         """θ defaults to the number of features n."""
         threshold = parameters.get("threshold")
         promotion = parameters.get("promotion")
@@ -437,9 +546,42 @@ class Winnow(Rule):
                 "never moves a weight away from 0)"
             )
 
+    def refuse(self, new_state: FloatArray) -> str | None:
+        """A weight halved past the smallest float is 0, and no multiplication revives it."""
+        dead = np.flatnonzero(new_state.ravel() == 0.0)
+        if not dead.size:
+            return None
+        j = int(dead[0]) % new_state.shape[-1]
+        return (
+            f"weight {j + 1} would underflow to 0 (demoted below 1e-308), and a "
+            "multiplicative update could never revive it. These data keep demoting it: try "
+            "Balanced Winnow, standardized or unit-length features, or α closer to 1"
+        )
+
+    def factors(self, x: FloatArray, y: int) -> FloatArray:
+        """α^(y x), the multipliers of a mistake on (x, y)."""
+        result: FloatArray = self.promotion ** (y * x)
+        return result
+
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """wᵢ <- wᵢ · α^(y xᵢ)."""
-        return state * self.promotion ** (y * x)
+        return state * self.factors(x, y)
+
+    def propagate_error(
+        self, error: FloatArray, state: FloatArray, new_state: FloatArray, x: FloatArray, y: int
+    ) -> FloatArray:
+        """e' = e·m (1 + 4u) + u|w'| (4 + |x| (2 + 2|ln α|)), m = fl(α^(y x)); e' = e where x = 0.
+
+        m is within u(2 + |x| (1 + |ln α|)) relative of the exact A^(YX): pow rounds within
+        an ulp (2u), and α and x each rounded once from decimals move the power by about
+        |yx|u and |x ln α|u; the product rounds by u|w'|. Doubled where it is cheap.
+        """
+        factors = self.factors(x, y)
+        log = abs(math.log(self.promotion))
+        grown = error * factors * (1.0 + 4.0 * _U) + _U * np.abs(new_state) * (
+            4.0 + np.abs(x) * (2.0 + 2.0 * log)
+        )
+        return np.where(x != 0.0, grown, error)
 
     def describe(self) -> str:
         return f"α = {self.promotion:g}, θ = {self.threshold:g}"
@@ -475,7 +617,9 @@ class BalancedWinnow(Winnow):
     update_formula: ClassVar[str] = "wᵢ⁺ ← wᵢ⁺ α^(y xᵢ), wᵢ⁻ ← wᵢ⁻ α^(−y xᵢ)"
 
     @classmethod
-    def build(cls, n_features: int, **parameters: Any) -> Rule:
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+    ) -> Rule:
         if parameters.get("threshold") not in (None, 0, 0.0):
             raise ValueError("Balanced Winnow has no threshold (θ = 0)")
         promotion = parameters.get("promotion")
@@ -494,9 +638,21 @@ class BalancedWinnow(Winnow):
         result: FloatArray = state[0] - state[1]
         return result
 
+    def factors(self, x: FloatArray, y: int) -> FloatArray:
+        """(α^(y x), α^(−y x)), the multipliers of w⁺ and w⁻."""
+        result: FloatArray = self.promotion ** np.stack((y * x, -y * x))
+        return result
+
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """wᵢ⁺ <- wᵢ⁺ α^(y xᵢ),  wᵢ⁻ <- wᵢ⁻ α^(−y xᵢ)."""
-        return state * self.promotion ** np.stack((y * x, -y * x))
+        return state * self.factors(x, y)
+
+    def weight_error(self, state: FloatArray, error: FloatArray) -> FloatArray:
+        """e_w = (e⁺ + e⁻)(1 + 2u) + 2u|w⁺ − w⁻|: the subtraction rounds once."""
+        result: FloatArray = (error[0] + error[1]) * (1.0 + 2.0 * _U) + 2.0 * _U * np.abs(
+            state[0] - state[1]
+        )
+        return result
 
     def describe(self) -> str:
         return f"α = {self.promotion:g}"
@@ -522,7 +678,7 @@ class Adaline(Rule):
     Stable for η < 2/R² online and η < 2/λ_max(XᵀX) in batch.
     """
 
-    learning_rate: float = 0.1
+    learning_rate: float = ADALINE_FALLBACK_RATE
     batch: bool = False
     name: ClassVar[str] = "adaline"
     title: ClassVar[str] = "Adaline"
@@ -544,15 +700,33 @@ class Adaline(Rule):
     update_formula: ClassVar[str] = "w ← w + η (y − s) x"
 
     @classmethod
-    def build(cls, n_features: int, **parameters: Any) -> Rule:
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+    ) -> Rule:
+        """η defaults to `default_rate` of the features."""
         mode = parameters.get("mode") or "online"
         if mode not in ("online", "batch"):
             raise ValueError(f"unknown mode {mode!r}; use 'online' or 'batch'")
         rate = parameters.get("learning_rate")
-        return cls(
-            learning_rate=float(ADALINE_RATE.default if rate is None else rate),  # type: ignore[arg-type]
-            batch=mode == "batch",
-        )
+        batch = mode == "batch"
+        if rate is None:
+            rate = cls.default_rate(features, batch=batch)
+        return cls(learning_rate=float(rate), batch=batch)
+
+    @staticmethod
+    def default_rate(features: FloatArray | None, *, batch: bool) -> float:
+        """Half the sufficient stable bound, 1/R² online or 1/λ_max(XᵀX) batch, rounded
+        down to two significant digits (a number a teacher can type): inside the stable
+        range with room to spare, and as large as that allows, so it learns quickly."""
+        if features is None or features.shape[0] == 0:
+            return ADALINE_FALLBACK_RATE
+        if batch:
+            scale = largest_gram_eigenvalue(features)
+        else:
+            scale = float(np.max(np.einsum("ij,ij->i", features, features)))
+        if not (math.isfinite(scale) and scale > 0):
+            return ADALINE_FALLBACK_RATE
+        return round_down(1.0 / scale)
 
     def __post_init__(self) -> None:
         ADALINE_RATE.check(self.learning_rate)
@@ -604,10 +778,13 @@ for _rule in (Perceptron, Winnow, BalancedWinnow, Adaline):
     register(_rule)
 
 
-def make_rule(algorithm: str, n_features: int, **parameters: Any) -> Rule:
-    """Build the rule named `algorithm` with its parameters (others are ignored)."""
+def make_rule(
+    algorithm: str, n_features: int, *, features: FloatArray | None = None, **parameters: Any
+) -> Rule:
+    """Build the rule named `algorithm` with its parameters (others are ignored); defaults
+    that depend on the data (Adaline's η) are derived from `features`."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     if parameters.get("mode") not in (None, "online", "batch"):
         raise ValueError(f"unknown mode {parameters['mode']!r}; use 'online' or 'batch'")
-    return ALGORITHMS[algorithm].build(n_features, **parameters)
+    return ALGORITHMS[algorithm].build(n_features, features=features, **parameters)

@@ -7,13 +7,26 @@ Schedule. Trials come in epochs, one pass over the data each: in dataset order
 Editing the data. `replace_dataset` keeps the weights and the counters (online learning
 goes on) and starts a new epoch over the new data; convergence is then judged afresh.
 
+Ties. What a score of exactly 0 means is the run's tie rule (`tie`). A computed score
+within the rounding-error bound that the rule keeps for its weights (see `rules`) is an
+exact 0: recorded as 0.0 and decided by the tie rule, so data written in decimals follow
+the trajectory of exact rational arithmetic (iris: 1518 mistakes for any η, not 1562).
+
 Convergence. A mistake-driven rule has converged when a whole epoch passed with no update.
 Adaline has converged when an epoch moved no weight by more than
 ``tolerance · max(1, max|w|)``. `run` stops there; `step` goes on regardless.
 
+Cycles. In cyclic order on unchanged data, when w at the start of an epoch repeats, bit
+for bit, w at an earlier epoch start, the run repeats itself forever: `cycle_period` (P
+epochs) and `cycle_found_at` say so, and `run` stops there as at convergence. Brent's
+search needs O(1) memory however long the run (the tie bounds keep growing along a
+cycle, but they decide nothing new until they reach the data's resolution).
+
 Divergence. When an update would make a weight non-finite or larger than 1e150 (its
-square would overflow), or a score overflows, the simulation keeps the last finite
-weights, stops updating, and says why in `divergence_reason`.
+square would overflow), or a score overflows, or (Adaline) the mean squared error at the
+end of an epoch has grown a millionfold over its smallest value on these data (w₀
+included), or (the Winnows) a weight would underflow to 0, the simulation keeps the last
+weights, stops updating, and says why in `divergence_reason`; `run` stops there.
 
 History. The trajectory is a function of the settings and the data, so it is not stored
 trial by trial: `History` keeps the mistakes, the epoch losses and checkpoints of the live
@@ -63,6 +76,8 @@ _OVERFLOW = 1e150
 _MAX_BLOCK = 1 << 16  # NumPy path: rows scored at once
 _CHECKPOINT_UPDATES = 256  # a checkpoint at least every this many updates...
 _CHECKPOINT_WORK = 1 << 22  # ...and every this many trials x features
+_GROWTH = 1e6  # Adaline diverges once its epoch loss grows this much over its minimum...
+_LOSS_FLOOR = 1e-9  # ...counted from at least this (an exact fit has loss 0)
 
 
 @dataclass(slots=True)
@@ -103,15 +118,15 @@ class _Live:
 
     state: FloatArray
     error: FloatArray
+    epoch_start: FloatArray
+    tortoise: FloatArray
     trials: int = 0
     mistakes: int = 0
     updates: int = 0
     epoch_updates: int = 0
-    epoch_start: FloatArray | None = None
     min_loss: float = math.inf
     power: int = 1
     lam: int = 1
-    tortoise: FloatArray | None = None
     segment: Segment | None = None
     segment_index: int = -1
     diverged_at: int | None = None
@@ -119,7 +134,9 @@ class _Live:
     last: _LastTrial | None = None
 
     def copy(self) -> _Live:
-        return replace(self)  # the arrays are never changed in place, so sharing is safe
+        # The arrays are never changed in place, so sharing them is safe; `terms` is a
+        # cache of what the state and a segment determine.
+        return replace(self)
 
 
 class Simulation:
@@ -127,7 +144,8 @@ class Simulation:
 
     Parameters (keyword-only after `algorithm`):
         algorithm: "perceptron", "winnow", "balanced-winnow" or "adaline".
-        learning_rate: η > 0 (Perceptron 1, Adaline 0.1 by default).
+        learning_rate: η > 0 (Perceptron: 1; Adaline: derived from the data, half the
+            sufficient stable bound, see `rules.Adaline.default_rate`).
         promotion: α > 1 for the Winnows (default 2).
         threshold: θ for classic Winnow (default: the number of features).
         mode: Adaline's "online" (LMS per trial) or "batch" (one gradient step per epoch).
@@ -175,15 +193,17 @@ class Simulation:
         else:
             initial = tuple(np.asarray(initial_weights, dtype=np.float64).ravel().tolist())
         n_features = dataset.dimension + (1 if bias else 0)
+        self._features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
+        X = self._features.transform(dataset.points)
         self._rule: Rule = make_rule(
             algorithm,
             n_features,
+            features=X,
             learning_rate=learning_rate,
             promotion=promotion,
             threshold=threshold,
             mode=mode,
         )
-        self._features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
         self._initial_state = self._rule.initial_state(
             n_features,
             initial_weights,
@@ -206,7 +226,7 @@ class Simulation:
         )
         self._n_features = n_features
         self._cyclic = order == "cyclic"
-        self._tie_code = 0
+        self._tie_code = TIES.index(self.tie)
         self._tracks_error = self._rule.tracks_error
         self._no_error = np.zeros(n_features)
         self._no_error.setflags(write=False)
@@ -215,13 +235,20 @@ class Simulation:
             1 + self._tracks_error + (not self._rule.mistake_driven) + self._cyclic
         )
         self._history = History(int_width=7, float_width=self._float_width)
+        # A replay from a checkpoint costs at most _CHECKPOINT_WORK trials x features and
+        # _CHECKPOINT_UPDATES updates; wide states space them out to cost at most about
+        # 16 bytes per trial and 256 per update.
+        checkpoint_bytes = 8 * (7 + self._float_width)
+        self._checkpoint_trials = max(_CHECKPOINT_WORK // n_features, checkpoint_bytes // 16)
+        self._checkpoint_updates = max(_CHECKPOINT_UPDATES, checkpoint_bytes // 256)
         self._order_cache: tuple[Segment, int, NDArray[np.intp]] | None = None
         self._block = 64
-        self._set_current(dataset)
+        self._set_current(dataset, X)
         state = np.array(self._initial_state)
+        given = initial_weights is not None and not isinstance(initial_weights, str)
         self._live = _Live(
             state=state,
-            error=np.zeros_like(state),
+            error=self._rule.initial_error(state, given) if self._tracks_error else state * 0.0,
             epoch_start=state,
             tortoise=state,
         )
@@ -231,19 +258,26 @@ class Simulation:
     def from_settings(cls, dataset: Dataset, settings: Settings) -> Simulation:
         return cls(dataset, **settings.as_kwargs())
 
-    def _set_current(self, dataset: Dataset) -> None:
+    def _set_current(self, dataset: Dataset, X: FloatArray | None = None) -> None:
+        """Make `dataset` the current data (`X`: its features, if already computed)."""
         if dataset.dimension + (1 if self._features.bias else 0) != self._n_features:
             raise ValueError(
                 f"the new data have {dataset.dimension} coordinates; this run has "
                 f"{self._n_features - (1 if self._features.bias else 0)}"
             )
         self._dataset = dataset
-        self._features = FeatureMap(
-            dataset, bias=self._features.bias, preprocessing=self._features.preprocessing
-        )
-        X = self._features.transform(dataset.points)
-        X.setflags(write=False)
+        if X is None:
+            self._features = FeatureMap(
+                dataset, bias=self._features.bias, preprocessing=self._features.preprocessing
+            )
+            X = self._features.transform(dataset.points)
+        X.setflags(write=False)  # without bias or preprocessing, the dataset's own points
         self._X = X
+        self._largest = max(float(X.max()), -float(X.min())) if X.size else 0.0
+        # The report of the data before an edit warm-starts the next one (same answer).
+        self._previous_report: MarginReport | None = getattr(
+            self, "_margin_report", None
+        ) or getattr(self, "_previous_report", None)
         self._margin_report: MarginReport | None = None
         self._adaline_report: AdalineReport | None = None
 
@@ -325,6 +359,20 @@ class Simulation:
     @property
     def converged(self) -> bool:
         return self.converged_at is not None
+
+    @property
+    def cycle_found_at(self) -> int | None:
+        """The trial at which w at an epoch start was seen to repeat an earlier epoch-start
+        w on the current data (cyclic order): from there it cycles forever."""
+        segment = self._current_segment()
+        at = None if segment is None else segment.cycle_found_at
+        return at if at is not None and at <= self._live.trials else None
+
+    @property
+    def cycle_period(self) -> int | None:
+        """P: w at the start of an epoch equals w P epochs earlier (None: no cycle found)."""
+        segment = self._current_segment()
+        return None if self.cycle_found_at is None or segment is None else segment.cycle_period
 
     @property
     def diverged(self) -> bool:
@@ -441,7 +489,9 @@ class Simulation:
     def margin_report(self) -> MarginReport:
         """R, γ*, R²/γ*² and the optimal separator of the current data (cached)."""
         if self._margin_report is None:
-            self._margin_report = margin_report_for(self._X, self._dataset.labels)
+            self._margin_report = margin_report_for(
+                self._X, self._dataset.labels, self._previous_report
+            )
         return self._margin_report
 
     def adaline_report(self) -> AdalineReport:
@@ -536,16 +586,34 @@ class Simulation:
             margin=signed_margin(signed, self._rule.weights(self._live.state)),
             misclassified=misclassified,
             diverged_at=self.diverged_at,
+            cycle_period=self.cycle_period,
+            cycle_found_at=self.cycle_found_at,
         )
 
     # -- changing the data ---------------------------------------------------------------------
 
     def replace_dataset(self, dataset: Dataset) -> None:
-        """Continue on new data: weights and counters stay; a new epoch starts next trial."""
+        """Continue on new data: weights and counters stay; a new epoch starts next trial.
+
+        Before the first trial, defaults derived from the data (Adaline's η) are derived
+        again from the new data; after it, the rule stays as it is.
+        """
         if not isinstance(dataset, Dataset):
             raise TypeError(f"dataset must be a Dataset, not {type(dataset).__name__}")
         self._set_current(dataset)
         self._history.truncate(self._live.trials)
+        if self._live.trials == 0:  # nothing ran yet: defaults derived from data follow them
+            settings = self.settings
+            self._rule = make_rule(
+                settings.algorithm,
+                self._n_features,
+                features=self._X,
+                learning_rate=settings.learning_rate,
+                promotion=settings.promotion,
+                threshold=settings.threshold,
+                mode=settings.mode,
+            )
+            self._live.terms = None
 
     # -- running -----------------------------------------------------------------------------------
 
@@ -570,7 +638,8 @@ class Simulation:
     ) -> int:
         """Run up to `max_trials` trials; return how many ran.
 
-        Stops early once converged or diverged (unless `until_converged=False`), right
+        Stops early once converged, diverged or found cycling (unless
+        `until_converged=False`), right
         after a mistake (if `stop_on_mistake`), or when `budget_seconds` of wall time have
         passed (checked between blocks; the trajectory never depends on it).
         """
@@ -604,8 +673,8 @@ class Simulation:
         return done
 
     def _settled(self) -> bool:
-        """Whether `run` has nothing more to do: converged or diverged."""
-        return self.converged or self.diverged
+        """Whether `run` has nothing more to do: converged, diverged, or cycling."""
+        return self.converged or self.diverged or self.cycle_found_at is not None
 
     # -- the run code, shared by recording and replay ------------------------------------------
     #
@@ -697,7 +766,8 @@ class Simulation:
             if not math.isfinite(raw):
                 self._diverge(live, t, record, f"the score w·x overflowed at trial {t}")
             elif (mistake or not rule.mistake_driven) and not rule.batch:
-                self._accept(live, t, rule.update(live.state, segment.X[i], int(y[0]), raw), record)
+                x, label = segment.X[i], int(y[0])
+                self._accept(live, t, rule.update(live.state, x, label, raw), record, x, label)
         if position == segment.n - 1:
             self._end_epoch(live, segment, record)
         if sink is not None and mistake:
@@ -733,6 +803,7 @@ class Simulation:
         scored_with = live.state
         epoch_end_mistake = False
         labels = segment.y
+        found_here: list[int] = []  # mistakes found one scan at a time, recorded at the end
         while position < end:
             scored_with = live.state
             count = self._scan(
@@ -748,6 +819,8 @@ class Simulation:
                     trials = first_trial + position - count + found
                     live.mistakes += int(found.size)
                     if record:
+                        self._history.record_mistakes(np.array(found_here, dtype=np.int64))
+                        found_here.clear()
                         self._history.record_mistakes(trials.astype(np.int64))
                     if sink is not None:
                         epoch_end_mistake = bool(trials[-1] == first_trial + segment.n - 1)
@@ -760,13 +833,11 @@ class Simulation:
                 continue
             t = first_trial + position - 1
             live.mistakes += 1
-            if record:
-                self._history.record_mistake(t)
+            found_here.append(t)
             if updating:
                 if math.isfinite(signed):
-                    self._accept(
-                        live, t, rule.update(live.state, segment.X[i], y, signed * y), record
-                    )
+                    x = segment.X[i]
+                    self._accept(live, t, rule.update(live.state, x, y, signed * y), record, x, y)
                 else:
                     self._diverge(live, t, record, f"the score w·x overflowed at trial {t}")
                 updating = live.diverged_at is None
@@ -777,11 +848,14 @@ class Simulation:
                 else:
                     sink.append(rule.weights(live.state))
             if (
-                stop_on_mistake
+                live.diverged_at == t
+                or stop_on_mistake
                 or (update_budget is not None and live.updates - updates >= update_budget)
                 or (deadline is not None and time.perf_counter() >= deadline)
             ):
                 break
+        if record and found_here:
+            self._history.record_mistakes(np.array(found_here, dtype=np.int64))
         ran = position - start
         if not ran:
             return 0
@@ -861,21 +935,23 @@ class Simulation:
         for `segment` (cached; None: bmax over the current data, not cached)."""
         terms = live.terms
         if terms is None:
-            w = np.ascontiguousarray(self._rule.weights(live.state), dtype=np.float64)
-            terms = live.terms = _Terms(w, self._no_error, 0.0)
+            rule = self._rule
+            w = np.ascontiguousarray(rule.weights(live.state), dtype=np.float64)
+            if self._tracks_error:
+                c, theta_err = rules.tie_terms(
+                    w, rule.weight_error(live.state, live.error), rule.threshold
+                )
+                terms = _Terms(w, c, theta_err)
+            else:
+                terms = _Terms(w, self._no_error, 0.0)
+            live.terms = terms
         if segment is None or terms.segment is not segment:
             if not self._tracks_error:
                 bmax = 0.0
             else:
-                X = self._X if segment is None else segment.X
-                column_max = (
-                    segment.column_max
-                    if segment is not None
-                    else (np.maximum(X.max(axis=0), -X.min(axis=0)) if X.shape[0] else terms.c)
-                )
-                # Any sum of these nonnegative terms is within a factor 1 + d·u of another,
-                # so twice this bounds every row's computed b.
-                bmax = 2.0 * (float(np.dot(column_max, terms.c)) + terms.theta_err)
+                largest = self._largest if segment is None else segment.largest
+                # b = Σ|x_j| c_j <= max|x| Σ c_j; twice that also covers its rounding.
+                bmax = 2.0 * (largest * float(terms.c.sum()) + terms.theta_err)
             if segment is None:
                 return replace(terms, bmax=bmax)
             terms.bmax, terms.segment = bmax, segment
@@ -909,8 +985,17 @@ class Simulation:
 
     # -- updates and the end of an epoch -----------------------------------------------------
 
-    def _accept(self, live: _Live, t: int, new_state: FloatArray, record: bool) -> None:
-        """Take the update of trial t, unless it overflowed (then diverge)."""
+    def _accept(
+        self,
+        live: _Live,
+        t: int,
+        new_state: FloatArray,
+        record: bool,
+        x: FloatArray | None = None,
+        y: int = 0,
+    ) -> None:
+        """Take the update of trial t on (x, y), unless it overflowed (then diverge); carry
+        the weights' error bound along."""
         if new_state.size <= 16:  # plain floats are quicker than NumPy for a few numbers
             within = all(-_OVERFLOW <= v <= _OVERFLOW for v in new_state.ravel().tolist())
         else:
@@ -918,6 +1003,12 @@ class Simulation:
         if not within:  # NaN fails both tests
             self._diverge(live, t, record, None)
             return
+        refusal = self._rule.refuse(new_state)
+        if refusal is not None:
+            self._diverge(live, t, record, f"{self._rule.title} stopped at trial {t}: {refusal}.")
+            return
+        if self._tracks_error and x is not None:
+            live.error = self._rule.propagate_error(live.error, live.state, new_state, x, y)
         live.state = new_state
         live.terms = None
         live.updates += 1
@@ -928,43 +1019,80 @@ class Simulation:
         if record:
             self._history.record_divergence(t, reason or self._divergence_message(t))
 
+    def _stable_rate_text(self) -> str:
+        """The sufficient condition for stability on the current data, in words."""
+        rule = self._rule
+        report = self.adaline_report()
+        limit = report.batch_rate_limit if rule.batch else report.online_rate_limit
+        mode = "batch" if rule.batch else "online"
+        return (
+            f"η = {getattr(rule, 'learning_rate', math.nan):g} is too large for these data; "
+            f"η < {limit:.4g} suffices for {mode} stability (a sufficient condition, not a "
+            "necessary one)"
+        )
+
     def _divergence_message(self, t: int) -> str:
         rule = self._rule
-        if not rule.mistake_driven:  # Adaline: η too large for these data
-            report = self.adaline_report()
-            limit = report.batch_rate_limit if rule.batch else report.online_rate_limit
+        if rule.least_squares:  # Adaline: η too large for these data
             return (
                 f"{rule.title} diverged at trial {t}: the weights grew past 1e150. "
-                f"η = {getattr(rule, 'learning_rate', math.nan):g} is too large; "
-                f"η < {limit:.4g} suffices for {'batch' if rule.batch else 'online'} stability"
+                f"{self._stable_rate_text()}"
             )
         return (
             f"{rule.title} overflowed at trial {t}: a weight grew past 1e150, so it stopped "
             "updating (try a smaller α or scaled data)"
         )
 
+    def _growth_message(self, t: int, segment: Segment, live: _Live, loss: float) -> str:
+        return (
+            f"{self._rule.title} diverged at trial {t} (epoch {segment.epoch_of(t)}): its mean "
+            f"squared error grew from {live.min_loss:.3g} to {loss:.3g}, over a millionfold, "
+            f"so it stopped updating. {self._stable_rate_text()}"
+        )
+
     def _end_epoch(self, live: _Live, segment: Segment, record: bool) -> None:
-        """The batch step, the convergence test and the epoch's loss, as trial `live.trials`
-        completes an epoch of `segment`."""
+        """The batch step, the convergence test, the epoch's loss (Adaline: the divergence
+        test) and the cycle search, as trial `live.trials` completes an epoch of `segment`."""
         rule = self._rule
+        t = live.trials
         if rule.batch and live.diverged_at is None:
-            self._accept(live, live.trials, self._batch_update(live, segment), record)
-        if record and live.diverged_at is None and segment.converged_at is None:
-            if rule.mistake_driven:
-                settled = live.epoch_updates == 0
-            else:
-                assert live.epoch_start is not None
-                change = float(np.max(np.abs(live.state - live.epoch_start)))
-                settled = change <= self.settings.tolerance * max(
-                    1.0, float(np.max(np.abs(live.state)))
-                )
-            if settled:
-                segment.converged_at = live.trials
-        if record:
-            self._history.record_loss(self._loss(live.state, segment))
+            self._accept(live, t, self._batch_update(live, segment), record)
+        updating = live.diverged_at is None
+        if rule.mistake_driven:
+            settled = live.epoch_updates == 0
+        else:
+            change = float(np.max(np.abs(live.state - live.epoch_start)))
+            settled = change <= self.settings.tolerance * max(
+                1.0, float(np.max(np.abs(live.state)))
+            )
+        converged = segment.converged_at is not None and segment.converged_at <= t
+        if record and updating and settled and not converged:
+            segment.converged_at = t
+        converged = converged or (updating and settled)
+        if record or (rule.least_squares and updating):
+            loss = self._loss(live.state, segment)
+            if record:
+                self._history.record_loss(loss)
+            if rule.least_squares and updating:
+                if not math.isfinite(loss) or loss > _GROWTH * max(live.min_loss, _LOSS_FLOOR):
+                    self._diverge(live, t, record, self._growth_message(t, segment, live, loss))
+                live.min_loss = min(live.min_loss, loss)
+        if self._cyclic and updating and not converged:
+            self._search_cycle(live, segment, record)
         live.epoch_updates = 0
         if not rule.mistake_driven:
             live.epoch_start = live.state
+
+    def _search_cycle(self, live: _Live, segment: Segment, record: bool) -> None:
+        """Brent's cycle search over the epoch-start states x₀, x₁, … of this segment,
+        in O(1) memory: `tortoise` is x at the last power of two, `lam` the distance to
+        it; the first time x equals the tortoise, `lam` is the period."""
+        if np.array_equal(live.state, live.tortoise):
+            if record and segment.cycle_found_at is None and segment.converged_at is None:
+                segment.cycle_found_at, segment.cycle_period = live.trials, live.lam
+        elif live.power == live.lam:
+            live.tortoise, live.power, live.lam = live.state, 2 * live.power, 0
+        live.lam += 1
 
     def _batch_update(self, live: _Live, segment: Segment) -> FloatArray:
         """Adaline's batch step at the end of the epoch that trial `live.trials` completed:
@@ -1011,8 +1139,16 @@ class Simulation:
             if previous is not None and (t - previous.start) % previous.n:
                 history.record_loss(self._loss(live.state, previous))  # the epoch cut short
             first_epoch = history.epoch_of(t) + 1
-            X = self._X
-            history.add_segment(Segment(t, first_epoch, self._dataset, X, self._dataset.labels))
+            history.add_segment(
+                Segment(
+                    t,
+                    first_epoch,
+                    self._dataset,
+                    self._X,
+                    self._dataset.labels,
+                    largest=self._largest,
+                )
+            )
         segment = history.segments[-1]
         self._enter(live, segment, len(history.segments) - 1)
         return segment
@@ -1023,7 +1159,10 @@ class Simulation:
             live.segment, live.segment_index = segment, index
             live.epoch_updates = 0
             live.epoch_start = live.state
-            live.min_loss = math.inf
+            # Adaline's divergence test counts growth from the start, too.
+            live.min_loss = (
+                self._loss(live.state, segment) if self._rule.least_squares else math.inf
+            )
             live.power, live.lam, live.tortoise = 1, 1, live.state
 
     def _enter_next(self, live: _Live) -> Segment:
@@ -1054,14 +1193,18 @@ class Simulation:
         """(trials, updates) until the next checkpoint is due."""
         last = self._history.last_checkpoint
         live = self._live
-        trials = max(1, _CHECKPOINT_WORK // self._n_features - (live.trials - int(last[0])))
-        return trials, max(1, _CHECKPOINT_UPDATES - (live.updates - int(last[2])))
+        return (
+            max(1, self._checkpoint_trials - (live.trials - int(last[0]))),
+            max(1, self._checkpoint_updates - (live.updates - int(last[2]))),
+        )
 
     def _maybe_checkpoint(self) -> None:
-        trials, updates = self._checkpoint_room()
         last = self._history.last_checkpoint
         live = self._live
-        if live.trials - int(last[0]) >= trials or live.updates - int(last[2]) >= updates:
+        if (
+            live.trials - int(last[0]) >= self._checkpoint_trials
+            or live.updates - int(last[2]) >= self._checkpoint_updates
+        ):
             self._history.add_checkpoint(*self._pack(live))
 
     def _pack(self, live: _Live) -> tuple[NDArray[np.int64], FloatArray]:
@@ -1081,10 +1224,8 @@ class Simulation:
         if self._tracks_error:
             parts.append(live.error.ravel())
         if not self._rule.mistake_driven:
-            assert live.epoch_start is not None
             parts.append(live.epoch_start.ravel())
         if self._cyclic:
-            assert live.tortoise is not None
             parts.append(live.tortoise.ravel())
         return ints, np.concatenate(parts)
 
@@ -1120,13 +1261,20 @@ class Simulation:
         )
 
     def _replay(self, t: int) -> _Live:
-        """The live state after trial t: from the current state when it is on the way, else
-        from the checkpoint at or before t, replayed."""
+        """The live state after trial t, its last trial included: from the current state
+        when it is on the way, else from the checkpoint at or before t − 1, replayed."""
         current = self._live
-        ints, floats = self._history.checkpoint_at_or_before(t)
-        on_the_way = int(ints[0]) <= current.trials <= t
+        if t == current.trials and (t == 0 or current.last is not None):
+            return current.copy()
+        before = max(t - 1, 0)
+        ints, floats = self._history.checkpoint_at_or_before(before)
+        on_the_way = int(ints[0]) <= current.trials <= before
         live = current.copy() if on_the_way else self._unpack(ints, floats)
-        self._replay_to(live, t)
+        self._replay_to(live, before)
+        if t:  # the last trial alone, so that its record is at hand (`last_trial`)
+            segment = self._enter_next(live)
+            with np.errstate(over="ignore", invalid="ignore"):
+                self._one_trial(live, segment, record=False)
         return live
 
     def _replay_to(self, live: _Live, t: int, sink: list[FloatArray] | None = None) -> None:

@@ -1,16 +1,35 @@
-"""Checks an export makes before it starts, shared by the command line (which runs them
-before Qt is imported) and the window's export dialog. No Qt here."""
+"""Checks an export makes before it renders anything, shared by the command line (which
+runs them before Qt is imported) and the window's export dialog. No Qt here.
+
+Two kinds of problem: a `ValueError` when the arguments name no possible place (a file
+where the folder should be, a missing folder, a wrong suffix), and `CannotWrite` when the
+place exists but the file system refuses (not writable, a folder where the GIF should be).
+The command line exits 2 for the first and 1 for the second.
+"""
 
 from __future__ import annotations
 
+import errno
+import tempfile
 from pathlib import Path
 
-__all__ = ["MP4_INSTALL_HINT", "mp4_available", "mp4_size_problem", "prepare_folder"]
+__all__ = [
+    "MP4_INSTALL_HINT",
+    "CannotWrite",
+    "check_animation_target",
+    "mp4_available",
+    "mp4_size_problem",
+    "prepare_folder",
+]
 
 MP4_INSTALL_HINT = (
     "MP4 needs imageio-ffmpeg: pip install 'linear-classifier-lab[mp4]' "
     "(or pip install imageio-ffmpeg)"
 )
+
+
+class CannotWrite(ValueError):
+    """The file system refuses a write the export needs (see the module docstring)."""
 
 
 def mp4_available() -> bool:
@@ -28,20 +47,38 @@ def mp4_size_problem(width: int, height: int) -> str | None:
     return None
 
 
-def prepare_folder(folder: Path) -> None:
-    """Create `folder` if needed and make sure files can be written there.
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
-    Raises ValueError saying what is wrong: not a folder, cannot be created, not writable.
-    """
+
+def _probe(folder: Path) -> None:
+    """Raise CannotWrite unless a file can be created in `folder` (the probe leaves nothing:
+    an unnamed temporary file where the system has them)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise CannotWrite(f"the folder {folder} is not writable ({_reason(exc)})") from None
+
+
+def prepare_folder(folder: Path) -> None:
+    """Create `folder` if needed and make sure files can be written there."""
     if folder.exists() and not folder.is_dir():
         raise ValueError("exists and is not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ValueError(f"cannot create the folder ({exc.strerror or exc})") from None
-    probe = folder / ".write-test"
-    try:
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise ValueError(f"the folder is not writable ({exc.strerror or exc})") from None
+        kind = ValueError if exc.errno == errno.ENOTDIR else CannotWrite
+        raise kind(f"cannot create the folder ({_reason(exc)})") from None
+    _probe(folder)
+
+
+def check_animation_target(target: Path, suffix: str) -> None:
+    """Make sure the GIF or MP4 `target` can be written, before any frame is rendered."""
+    if target.suffix.lower() != suffix:
+        raise ValueError(f"the file name must end in {suffix}")
+    if target.is_dir():
+        raise CannotWrite("is a folder; name the file to write")
+    if not target.parent.is_dir():
+        raise ValueError(f"no such folder {target.parent}")
+    _probe(target.parent)

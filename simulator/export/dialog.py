@@ -2,8 +2,10 @@
 
 The export runs on a copy of the window's simulation (from the start, or from the current
 state), so the window's own run is untouched. Frames are rendered on the GUI thread in
-short timer-driven chunks; the GIF is encoded on a worker thread (Pillow, no Qt). Either
-way the window keeps answering, and Cancel leaves no half-written GIF or MP4.
+short timer-driven chunks (PNG and GIF frames are encoded on worker threads); the GIF and
+the MP4 are completed on a worker thread. Either way the window keeps answering, Cancel
+leaves no half-written GIF or MP4, and a failure (a full disk) is reported once, as a
+failure, with what was kept.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -33,8 +36,22 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine import Simulation
-from simulator.export.checks import MP4_INSTALL_HINT, mp4_available, prepare_folder
-from simulator.export.job import ExportJob, ExportOptions, ExportResult
+from simulator.export.checks import (
+    MP4_INSTALL_HINT,
+    check_animation_target,
+    mp4_available,
+    mp4_size_problem,
+    prepare_folder,
+)
+from simulator.export.job import ExportJob, ExportResult
+from simulator.export.options import (
+    EVERY,
+    FPS_RANGE,
+    HEIGHT_RANGE,
+    MAX_TRIALS,
+    WIDTH_RANGE,
+    ExportOptions,
+)
 from simulator.export.writers import ExportError
 from simulator.ui.controller import SimulationController
 from simulator.ui.layout import column, row
@@ -58,7 +75,6 @@ class ExportDialog(QDialog):
         self._progress: QProgressDialog | None = None
         self._encoder: threading.Thread | None = None
         self._outcome: ExportResult | Exception | None = None
-        self.result_summary: str | None = None
         sim = controller.simulation
 
         form = QFormLayout()
@@ -74,13 +90,13 @@ class ExportDialog(QDialog):
 
         self.by_trials = QRadioButton("a number of trials:", objectName="byTrials")
         self.trials = QSpinBox(objectName="trialsSpin")
-        self.trials.setRange(1, 1_000_000)
+        self.trials.setRange(1, MAX_TRIALS)
         self.trials.setValue(max(1, min(200, 5 * max(1, len(controller.dataset)))))
         self.until_converged = QRadioButton(
             "until converged, at most:", objectName="untilConverged"
         )
         self.cap = QSpinBox(objectName="capSpin")
-        self.cap.setRange(1, 1_000_000)
+        self.cap.setRange(1, MAX_TRIALS)
         self.cap.setValue(1000)
         self.until_converged.setChecked(True)
         length_group = QButtonGroup(self)
@@ -95,14 +111,25 @@ class ExportDialog(QDialog):
         )
 
         self.width_spin = QSpinBox(objectName="widthSpin")
-        self.width_spin.setRange(64, 7680)
+        self.width_spin.setRange(*WIDTH_RANGE)
         self.width_spin.setValue(1280)
         self.height_spin = QSpinBox(objectName="heightSpin")
-        self.height_spin.setRange(64, 4320)
+        self.height_spin.setRange(*HEIGHT_RANGE)
         self.height_spin.setValue(720)
+        self.every = QComboBox(objectName="everyCombo")
+        for value, text in zip(
+            EVERY, ("after every trial", "after every mistake", "after every epoch"), strict=True
+        ):
+            self.every.addItem(text, value)
+        form.addRow("A frame", column(self.every, QLabel("(frame 0 is always the start)")))
         form.addRow(
             "Frame size", row(self.width_spin, QLabel("×"), self.height_spin, QLabel("pixels"))
         )
+        self.legend = QCheckBox("the plot's legend", objectName="legendCheck")
+        self.explain = QCheckBox(
+            "the arithmetic of each trial, under the plot", objectName="explainCheck"
+        )
+        form.addRow("Show", column(self.legend, self.explain))
 
         self.folder = QLineEdit(
             str(Path.home() / "linear-classifier-frames"), objectName="folderEdit"
@@ -121,7 +148,8 @@ class ExportDialog(QDialog):
             self.mp4.setToolTip(MP4_INSTALL_HINT)
         form.addRow("Write", column(self.png, self.gif, self.mp4))
         self.fps = QDoubleSpinBox(objectName="fpsSpin")
-        self.fps.setRange(0.5, 50.0)
+        self.fps.setRange(*FPS_RANGE)
+        self.fps.setDecimals(1)
         self.fps.setValue(5.0)
         self.fps.setSuffix(" frames/s")
         form.addRow("Speed", self.fps)
@@ -152,11 +180,31 @@ class ExportDialog(QDialog):
             folder=folder if self.png.isChecked() else None,
             trials=self.trials.value() if self.by_trials.isChecked() else None,
             max_trials=self.cap.value(),
+            every=self.every.currentData(),
             gif=folder / "animation.gif" if self.gif.isChecked() else None,
             mp4=folder / "animation.mp4" if self.mp4.isChecked() and self.mp4.isEnabled() else None,
             size=(self.width_spin.value(), self.height_spin.value()),
             fps=self.fps.value(),
+            legend=self.legend.isChecked(),
+            explain=self.explain.isChecked(),
         )
+
+    def _problem(self, options: ExportOptions) -> str | None:
+        """What stops this export before any frame is rendered, in one sentence, or None."""
+        folder = Path(self.folder.text()).expanduser()
+        try:
+            prepare_folder(folder)
+            for target, suffix in ((options.gif, ".gif"), (options.mp4, ".mp4")):
+                if target is not None:
+                    try:
+                        check_animation_target(target, suffix)
+                    except ValueError as exc:
+                        return f"Cannot write {target}: {exc}."
+        except ValueError as exc:
+            return f"Cannot write to {folder}: {exc}."
+        if options.mp4 is not None:
+            return mp4_size_problem(*options.size)
+        return None
 
     # -- running ----------------------------------------------------------------------------------
 
@@ -165,11 +213,10 @@ class ExportDialog(QDialog):
         if not (self.png.isChecked() or self.gif.isChecked() or self.mp4.isChecked()):
             self.error.setText("Choose at least one of PNG, GIF or MP4.")
             return
-        folder = Path(self.folder.text()).expanduser()
-        try:
-            prepare_folder(folder)
-        except ValueError as exc:
-            self.error.setText(f"Cannot write to {folder}: {exc}")
+        options = self.options()
+        problem = self._problem(options)
+        if problem is not None:
+            self.error.setText(problem)
             return
         source = self._controller.simulation
         simulation = (
@@ -178,15 +225,13 @@ class ExportDialog(QDialog):
             else Simulation.from_settings(source.dataset, source.settings)
         )
         try:
-            self._job = ExportJob(simulation, self.options())
+            self._job = ExportJob(simulation, options)
         except (ExportError, ValueError) as exc:
             self.error.setText(str(exc))
             return
         self.error.clear()
         self._controller.pause()
-        progress = QProgressDialog(
-            "Rendering frames…", "Cancel", 0, self._job.frames_expected, self
-        )
+        progress = QProgressDialog("Rendering frames…", "Cancel", 0, options.trial_limit, self)
         progress.setObjectName("exportProgress")
         progress.setWindowTitle("Exporting")
         progress.setMinimumDuration(0)
@@ -206,14 +251,20 @@ class ExportDialog(QDialog):
         if self._encoder is None:
             try:
                 done = job.advance(_TICK_SECONDS)
-            except ExportError as exc:
+            except Exception as exc:  # a failed write: reported once, never raised into Qt
                 self._end(exc)
                 return
-            progress.setValue(min(job.frames_written, progress.maximum()))
-            progress.setLabelText(f"Rendering frame {job.frames_written}…")
+            if job.cancel_requested.is_set():
+                self._end(job.cancel())
+                return
+            progress.setValue(min(job.trials_run, progress.maximum()))
+            progress.setLabelText(
+                f"Rendering: trial {job.trials_run:,} of {job.options.trial_limit:,}, "
+                f"{job.frames_written:,} frames…"
+            )
             if done:
-                progress.setLabelText("Encoding…")
-                progress.setRange(0, 0)  # busy: Pillow and ffmpeg do not report progress
+                progress.setLabelText("Completing the animation…")
+                progress.setRange(0, 0)  # busy: ffmpeg does not report progress
                 self._encoder = threading.Thread(target=self._encode, daemon=True)
                 self._encoder.start()
         elif not self._encoder.is_alive():
@@ -243,12 +294,18 @@ class ExportDialog(QDialog):
             self._progress.hide()
             self._progress.deleteLater()
             self._progress = None
-        self._job = None
+        job, self._job = self._job, None
         if isinstance(outcome, ExportResult):
-            self.result_summary = outcome.summary()
-            QMessageBox.information(self, "Export", self.result_summary)
+            QMessageBox.information(self, "Export", outcome.summary())
             self.finished_export.emit(outcome)
             self.accept()
-        else:
-            self.result_summary = f"Export failed: {outcome}"
-            QMessageBox.critical(self, "Export failed", str(outcome))
+            return
+        kept = ""
+        if job is not None:
+            result = job.cancel()  # removes the unfinished GIF and MP4; the whole frames stay
+            if result.folder is not None and result.frames:
+                kept = (
+                    f" The {result.frames} PNG frames written before the failure are whole; "
+                    f"they stay in {result.folder}."
+                )
+        QMessageBox.critical(self, "Export failed", f"{outcome}.{kept}")

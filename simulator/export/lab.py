@@ -14,6 +14,7 @@ import argparse
 import csv
 import io
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Callable
@@ -23,8 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from simulator.engine import Dataset
-from simulator.engine.lab import LAB_RULES, LabPlan, LabResult, Race, run_lab
+from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
 from simulator.export.checks import prepare_folder
+from simulator.export.interrupt import StopFlag, exit_status
 
 __all__ = [
     "PLOT_SIZE",
@@ -268,8 +270,9 @@ def _plot(result: LabResult, path: Path) -> None:
         chart.deleteLater()
 
 
-def lab_main(options: LabOptions) -> int:
-    """Run the lab and write its files; 0 on success, 1 when a file cannot be written."""
+def lab_main(options: LabOptions, *, stop: StopFlag | None = None) -> int:
+    """Run the lab and write its files; 0 on success, 1 when a file cannot be written,
+    128 + the signal when `stop` is set (by SIGINT or SIGTERM) before the end."""
     plan = options.plan
 
     def say(text: str) -> None:
@@ -289,7 +292,7 @@ def lab_main(options: LabOptions) -> int:
             _write_text(options.save_data / stream_file_name(race.n), stream_csv(stream))
 
     try:
-        result = run_lab(plan, on_race=finished)
+        result = run_lab(plan, on_race=finished, should_stop=None if stop is None else stop.is_set)
         _write_text(options.out, results_csv(result))
         say(f"wrote {options.out}")
         if options.plot is not None:
@@ -301,7 +304,8 @@ def lab_main(options: LabOptions) -> int:
     except OSError as exc:
         print(f"{PROG}: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted; files already written stay whole", file=sys.stderr)
-        return 130
+    except (LabCancelled, KeyboardInterrupt):
+        print(f"{PROG}: stopped; the files written so far are whole", file=sys.stderr)
+        signum = stop.signal if stop is not None else None
+        return exit_status(signum or signal.SIGINT)
     return 0

@@ -1,43 +1,158 @@
 """Frames for slides, drawn by the window's own `PlotView` (one renderer, not two).
 
-`FrameRenderer` keeps a hidden PlotView of the requested size, with the overlay of numbers a
-slide needs (rule, trial, epoch, k, γ*, R, R²/γ*²), glyphs and lines scaled to the frame
-height so they read from the back of a lecture hall, and a view fixed on the data so the
-line moves and the axes do not. `render(frame)` returns a QImage of exactly that size at
-device pixel ratio 1, so the same frame gives the same pixels on any screen.
+A frame is three bands, painted with QPainter into one image:
+
+- the header: the rule and its parameters, the trial, epoch and mistakes k, γ*, R and
+  R²/γ*², this trial's verdict, and whether the run converged or diverged;
+- the plot: a hidden PlotView of the remaining size, with glyphs and lines scaled to the
+  frame height so they read from the back of a lecture hall, and a view fixed on the data
+  (fitted to the first frame) so the line moves and the axes do not;
+- with `explain`, a strip under the plot with the arithmetic of the latest trial
+  (`explain_trial`, as the window's explanation shows it).
+
+With `legend`, the plot's legend is shown inside the plot. `render(frame)` returns a QImage
+of exactly the requested size at device pixel ratio 1, so the same frame gives the same
+pixels on any screen. Text lines that do not fit end in "…"; the bands never move.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtCore import QPointF, QRect, QRectF, QSizeF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPen,
+    QTextDocument,
+)
 
 from simulator.ui import style
-from simulator.ui.frame import Frame
+from simulator.ui.frame import Frame, explain_trial, format_number
 from simulator.ui.plot_view import PlotView
 
-__all__ = ["FrameRenderer"]
+__all__ = ["FrameRenderer", "drawing_colours"]
+
+TEXT = QColor("#111111")
+QUIET = QColor("#555555")
+STRIP = QColor("#F4F4F4")
+RULE_LINE = QColor("#BBBBBB")
+FONT_FAMILY = "DejaVu Sans"
+HEADER_PIXELS = 18  # text height at 1280x720: readable from the back of a lecture hall
+EXPLAIN_PIXELS = 17
+EXPLAIN_LINES = 3  # the trial, its score and verdict, its update
+
+
+def _header(frame: Frame, *, wide: bool) -> list[tuple[str, str]]:
+    """The header's lines, each (left text, right text); the first line is bold. Narrow
+    frames give the theory a line of its own."""
+    s, r = frame.snapshot, frame.report
+    status = ""
+    if s.converged:
+        status = f"converged at trial {s.converged_at}"
+    elif s.diverged:
+        status = "diverged"
+    elif not r.separable and len(frame.dataset):
+        status = "not linearly separable"
+    theory = (
+        f"γ* = {format_number(r.gamma, 4)} · R = {format_number(r.radius, 4)} · "
+        f"R²/γ*² = {format_number(r.bound, 4)}"
+    )
+    if frame.bound_is_general and frame.mistake_bound is not None:
+        theory += f" · bound from w₀ = {format_number(frame.mistake_bound, 4)}"
+    trial = s.last_trial
+    if trial is None:
+        verdict = "the start: no trial yet"
+    else:
+        outcome = ("mistake" if trial.mistake else "correct") + (
+            ", w updated" if trial.updated else ""
+        )
+        verdict = (
+            f"this trial: point #{trial.index + 1}, y = {trial.y:+d}, "
+            f"s = {format_number(trial.score, 4)} → {outcome}"
+        )
+    title = f"{frame.rule.title} ({frame.rule.describe()})"
+    progress = f"trial {s.trials} · epoch {s.epoch} · mistakes k = {s.mistakes}"
+    if wide:
+        return [(title, status), (progress, theory), (verdict, "")]
+    return [(title, status), (progress, ""), (theory, ""), (verdict, "")]
+
+
+def drawing_colours() -> list[tuple[int, int, int]]:
+    """The colours frames are drawn with, as they appear on the background (translucent
+    ones blended into it), the background first: a GIF keeps them in its palette."""
+    background = style.BACKGROUND
+    colours = [background, *(v for v in vars(style).values() if isinstance(v, QColor))]
+    colours += [TEXT, QUIET, STRIP, RULE_LINE]
+    under = (background.red(), background.green(), background.blue())
+    drawn = []
+    for colour in colours:
+        a, rgb = colour.alphaF(), (colour.red(), colour.green(), colour.blue())
+        r, g, b = (round(a * c + (1 - a) * u) for c, u in zip(rgb, under, strict=True))
+        drawn.append((r, g, b))
+    return list(dict.fromkeys(drawn))
 
 
 class FrameRenderer:
     """Renders `Frame`s to QImages of a fixed size (needs a QApplication)."""
 
-    def __init__(self, width: int = 1280, height: int = 720, *, separator: bool = True) -> None:
+    def __init__(
+        self,
+        width: int = 1280,
+        height: int = 720,
+        *,
+        separator: bool = True,
+        legend: bool = False,
+        explain: bool = False,
+    ) -> None:
         self.width, self.height = int(width), int(height)
         # Sized for a 1280x720 slide; smaller frames shrink less, so they stay readable.
         scale = max(0.75, self.height / 720)
+        self._margin = round(12 * scale)
+        self._font = QFont(FONT_FAMILY)
+        self._font.setPixelSize(round(HEADER_PIXELS * scale))
+        self._bold = QFont(self._font)
+        self._bold.setBold(True)
+        self._line = QFontMetricsF(self._bold).lineSpacing()
+        # Wide enough for the progress and the theory side by side (typical long values)?
+        sample = "trial 10000 · epoch 100 · mistakes k = 1000    γ* = 0.03892 · R = 8.823 · "
+        sample += "R²/γ*² = 5.139e+04"
+        room = self.width - 3 * self._margin
+        self._wide = QFontMetricsF(self._font).horizontalAdvance(sample) < room
+        header = round((3 if self._wide else 4) * self._line + 1.2 * self._margin)
+        self._header_height = min(header, self.height // 2)
+        self._explain: QTextDocument | None = None
+        strip = 0
+        if explain:
+            document = QTextDocument()
+            font = QFont(FONT_FAMILY)
+            font.setPixelSize(round(EXPLAIN_PIXELS * scale))
+            document.setDefaultFont(font)
+            document.setDocumentMargin(0)
+            document.setTextWidth(self.width - 2 * self._margin)
+            self._explain = document
+            lines = EXPLAIN_LINES if self._wide else EXPLAIN_LINES + 1  # narrow: lines wrap
+            strip = round(lines * QFontMetricsF(font).lineSpacing() + 1.2 * self._margin)
+            strip = min(strip, self.height // 4)
+        self._strip_height = strip
+        plot_height = max(1, self.height - self._header_height - self._strip_height)
+        self._plot_rect = QRect(0, self._header_height, self.width, plot_height)
+
         self.view = PlotView(point_size=style.POINT_SIZE * 1.1 * scale, line_scale=1.3 * scale)
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-        self.view.setFixedSize(self.width, self.height)
-        tick_font = QFont("DejaVu Sans", max(8, round(12 * scale)))
+        self.view.setFixedSize(self.width, plot_height)
+        plot = self.view.getPlotItem()
+        tick_font = QFont(FONT_FAMILY, max(8, round(12 * scale)))
         for axis in ("left", "bottom"):
-            self.view.getPlotItem().getAxis(axis).setStyle(
-                tickFont=tick_font, tickTextOffset=round(6 * scale)
-            )
+            plot.getAxis(axis).setStyle(tickFont=tick_font, tickTextOffset=round(6 * scale))
         # Room for labels such as "-0.5" at the larger font (they are dropped if they clip).
-        self.view.getPlotItem().getAxis("left").setWidth(round(64 * scale))
-        self.view.getPlotItem().getAxis("bottom").setHeight(round(40 * scale))
+        plot.getAxis("left").setWidth(round(64 * scale))
+        plot.getAxis("bottom").setHeight(round(40 * scale))
+        # Room above the plot for its top tick label, which would touch the header's rule.
+        plot.setContentsMargins(0, round(8 * scale), round(8 * scale), 0)
         self.view.set_show_separator(separator)
+        self.view.set_show_legend(legend)
         self.view.show()  # hidden from the screen, but laid out at its size
         self._fitted = False
 
@@ -52,9 +167,60 @@ class FrameRenderer:
         image.fill(QColor(style.BACKGROUND))
         painter = QPainter(image)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        self.view.render(painter)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self._paint_header(painter, frame)
+        self.view.render(painter, QRectF(self._plot_rect), self.view.viewport().rect())
+        if self._explain is not None:
+            self._paint_explanation(painter, frame)
         painter.end()
         return image
+
+    def _paint_header(self, painter: QPainter, frame: Frame) -> None:
+        margin, width = self._margin, self.width - 2 * self._margin
+        painter.save()
+        painter.setClipRect(0, 0, self.width, self._header_height)
+        top = margin * 0.6
+        lines = _header(frame, wide=self._wide)
+        for number, (left, right) in enumerate(lines):
+            font = self._bold if number == 0 else self._font
+            metrics = QFontMetricsF(font)
+            painter.setFont(font)
+            painter.setPen(QUIET if number == len(lines) - 1 else TEXT)  # the verdict
+            right_width = 0.0
+            if right:
+                right = metrics.elidedText(right, Qt.TextElideMode.ElideRight, 0.6 * width)
+                right_width = metrics.horizontalAdvance(right)
+                painter.drawText(
+                    QRectF(margin, top, width, self._line),
+                    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                    right,
+                )
+            room = width - right_width - (2 * margin if right else 0)
+            left = metrics.elidedText(left, Qt.TextElideMode.ElideRight, max(0.0, room))
+            painter.drawText(
+                QRectF(margin, top, room, self._line),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                left,
+            )
+            top += self._line
+        painter.setPen(QPen(RULE_LINE, 1))
+        bottom = self._header_height - 0.5
+        painter.drawLine(QPointF(0, bottom), QPointF(self.width, bottom))
+        painter.restore()
+
+    def _paint_explanation(self, painter: QPainter, frame: Frame) -> None:
+        assert self._explain is not None
+        top = self.height - self._strip_height
+        painter.save()
+        painter.fillRect(QRectF(0, top, self.width, self._strip_height), STRIP)
+        painter.setPen(QPen(RULE_LINE, 1))
+        painter.drawLine(QPointF(0, top + 0.5), QPointF(self.width, top + 0.5))
+        self._explain.setHtml(explain_trial(frame))
+        painter.translate(self._margin, top + 0.6 * self._margin)
+        self._explain.drawContents(
+            painter, QRectF(QPointF(0, 0), QSizeF(self.width, self._strip_height))
+        )
+        painter.restore()
 
     def close(self) -> None:
         """Free the hidden view (a leaked PlotWidget can abort Python at exit)."""

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QMainWindow
 
-from simulator.cli import Invocation
+from simulator.engine import Dataset, Settings
 
 __all__ = ["run_app"]
+
+PROG = "linear-classifier-lab"
 
 
 class _FirstPaint(QObject):
@@ -27,10 +30,52 @@ class _FirstPaint(QObject):
         return False
 
 
-def run_app(invocation: Invocation) -> int:
+class _StartupMessages:
+    """Holds Qt's messages while the application starts. If Qt cannot open a display it
+    says so in a fatal message and aborts the process; we say it in one line and exit 2
+    instead. Otherwise the held messages are printed as Qt would have."""
+
+    def __init__(self) -> None:
+        self.held: list[str] = []
+
+    def __call__(self, mode: QtMsgType, context: object, message: str) -> None:
+        if mode != QtMsgType.QtFatalMsg:
+            self.held.append(message)
+            return
+        display = os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY") or "none"
+        detail = next((m for m in self.held if "display" in m.lower()), message.splitlines()[0])
+        print(
+            f"{PROG}: error: Qt could not open a window on display {display!r} ({detail}); "
+            "use a virtual display: xvfb-run -a python main.py",
+            file=sys.stderr,
+            flush=True,
+        )
+        os._exit(2)  # Qt would abort() right after this handler returns
+
+    def release(self) -> None:
+        qInstallMessageHandler(None)
+        for message in self.held:
+            print(message, file=sys.stderr)
+
+
+def run_app(
+    dataset: Dataset | None = None,
+    settings: Settings | None = None,
+    *,
+    screenshot: Path | None = None,
+    screenshot_delay: float = 1.0,
+) -> int:
+    """Open the window on `dataset` with `settings`; returns the exit status.
+
+    `screenshot`: save what the screen shows of the window after `screenshot_delay`
+    seconds, then quit.
+    """
     import pyqtgraph as pg
 
+    startup = _StartupMessages()
+    qInstallMessageHandler(startup)
     app = QApplication.instance() or QApplication(sys.argv)
+    startup.release()
     app.setApplicationName("Linear Classifier Lab")
     app.setOrganizationName("LinearClassifierLab")
     pg.setConfigOptions(antialias=True)
@@ -40,15 +85,14 @@ def run_app(invocation: Invocation) -> int:
 
     from simulator.ui.main_window import MainWindow
 
-    window = MainWindow(invocation.dataset, invocation.settings, app_settings=QSettings())
+    window = MainWindow(dataset, settings, app_settings=QSettings())
     first_paint = _FirstPaint()
     window.installEventFilter(first_paint)
     window.show()
-    options = invocation.options
-    if options.screenshot is not None:
+    if screenshot is not None:
         QTimer.singleShot(
-            int(options.screenshot_delay * 1000),
-            lambda: _screenshot_and_quit(window, options.screenshot, first_paint.at),
+            int(screenshot_delay * 1000),
+            lambda: _screenshot_and_quit(window, screenshot, first_paint.at),
         )
     return app.exec()
 

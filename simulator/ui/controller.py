@@ -297,7 +297,7 @@ class SimulationController(QObject):
                 self._carry -= count
             if count:
                 sim.run(count, budget_seconds=TICK_BUDGET)
-            done = sim.converged or sim.diverged
+            done = sim.converged or sim.diverged or sim.cycle_period is not None
         elif goal == "mistake":
             mistakes = sim.mistakes
             sim.run(
@@ -308,6 +308,7 @@ class SimulationController(QObject):
             )
             found = sim.mistakes > mistakes
             done = found or sim.converged or sim.diverged or sim.trials >= self._goal_target
+            done = done or sim.cycle_period is not None  # run() stops at a cycle
             if done and not found and not sim.diverged:
                 self.message.emit(
                     "No further mistake: "

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine import (
+    TIE_TEXT,
     AdalineReport,
     Dataset,
     InputLine,
@@ -88,10 +89,16 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
     conflicts = ds.conflicting_pairs()
     if snapshot.converged:
         return f"Converged at trial {snapshot.converged_at}: a whole epoch without an update."
+    if snapshot.cycle_period is not None:
+        epochs = "epoch" if snapshot.cycle_period == 1 else f"{snapshot.cycle_period} epochs"
+        return (
+            f"Cycling: w at the start of an epoch repeats every {epochs} (seen at trial "
+            f"{snapshot.cycle_found_at}), so it will never converge."
+        )
     if conflicts:
         i, j = conflicts[0]
         return (
-            f"Not linearly separable: points {i} and {j} sit at the same place with "
+            f"Not linearly separable: points {i + 1} and {j + 1} sit at the same place with "
             "opposite labels."
         )
     if not report.separable:
@@ -168,23 +175,31 @@ def explain_trial(frame: Frame) -> str:
         return format_number(value, 4)
 
     x, w0, w1 = (format_vector(v, 4) for v in (trial.x, trial.weights_before, trial.weights_after))
-    verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided (s = 0)"}[trial.prediction]
+    if trial.score == 0.0:  # an exact tie (the engine records it as exactly 0)
+        tie = frame.settings.tie or rule.tie
+        verdict = f"a tie, {TIE_TEXT[tie]}"
+    else:
+        verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided"}[trial.prediction]
     outcome = "<b>mistake</b>" if trial.mistake else "correct"
     head = (
         f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index + 1}, "
         f"x = ({x}), y = {'+1' if trial.y > 0 else '−1'}."
     )
     lines = [head, f"{rule.explain_score(trial.score, number)}: {verdict}, {outcome}."]
+    snapshot = frame.snapshot
+    stopped = snapshot.diverged_at is not None and trial.number >= snapshot.diverged_at
     if trial.updated:
         lines.append(rule.explain_update(x, trial.y, trial.score, w0, w1, number))
+    elif stopped:
+        # The rule's update was refused (or no longer made): never print it as applied.
+        when = (
+            "here" if trial.number == snapshot.diverged_at else f"at trial {snapshot.diverged_at}"
+        )
+        lines.append(f"No update: the run stopped updating {when} (the status says why). w stays.")
     elif rule.explain_no_update() is not None:
         lines.append(rule.explain_no_update() or "")
     elif not trial.mistake:
         lines.append("No update: w stays.")
     else:
-        lines.append(
-            "No update: the weights would overflow, so they stay (diverged)."
-            if frame.snapshot.diverged
-            else "x = 0 here, so the update changes nothing."
-        )
+        lines.append("x = 0 here, so the update changes nothing.")
     return "<br>".join(lines)

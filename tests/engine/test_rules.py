@@ -55,9 +55,29 @@ def test_perceptron_learning_rate_scales_the_update():
 
 
 def test_winnow_on_or_by_hand():
-    # Predict sign(w·x - θ), θ = 2 features, w = (1, 1), α = 2; no bias.
+    # The 15-859 notes: w = (1, 1), output + iff w·x >= θ = n = 2; on a mistake double
+    # (y = +1) or halve (y = -1) the active weights. No bias.
     sim = Simulation(load_preset("or"), "winnow", bias=False)
-    assert sim.threshold == 2.0
+    assert sim.threshold == 2.0 and sim.tie == "positive"
+    expected = [
+        (False, (1, 1)),  # t1 x=(0,0) y=-1: 0 < 2, -
+        (True, (1, 2)),  # t2 x=(0,1) y=+1: 1 < 2, - : w2 doubles
+        (True, (2, 2)),  # t3 x=(1,0) y=+1: 1 < 2, - : w1 doubles
+        (False, (2, 2)),  # t4 x=(1,1): 4 >= 2, +
+        (False, (2, 2)),  # t5 x=(0,0): 0, -
+        (False, (2, 2)),  # t6 x=(0,1): 2 >= 2, + (s = 0 is +)
+        (False, (2, 2)),  # t7 x=(1,0): 2 >= 2, +
+        (False, (2, 2)),  # t8 x=(1,1): 4, +
+    ]
+    assert _trace(sim, 8) == [(m, tuple(map(float, w))) for m, w in expected]
+    assert sim.trial(6).score == 0.0 and sim.trial(6).prediction == 1
+    sim.run(100)
+    assert sim.converged_at == 8 and sim.mistakes == 2
+
+
+def test_winnow_with_ties_as_mistakes_by_hand():
+    # tie="mistake": s = w·x − θ = 0 is undecided and counts as a mistake.
+    sim = Simulation(load_preset("or"), "winnow", bias=False, tie="mistake")
     expected = [
         (False, (1, 1)),  # t1 x=(0,0) y=-1 s=-2
         (True, (1, 2)),  # t2 x=(0,1) y=+1 s=-1: w2 doubles
@@ -69,45 +89,92 @@ def test_winnow_on_or_by_hand():
         (False, (4, 4)),  # t8 s=6
     ]
     assert _trace(sim, 8) == [(m, tuple(map(float, w))) for m, w in expected]
+    assert sim.trial(6).prediction == 0
     sim.run(100)
     assert sim.converged_at == 12 and sim.mistakes == 4
 
 
-def test_winnow_demotes_on_a_false_positive():
-    # AND with θ = 2: (1,1) promotes to (2,2), then (0,1) at s = 0 halves w2.
+def test_winnow_without_mistakes_on_and():
+    # θ = 2: (1,1) scores exactly 2 >= θ, so + from the start: no mistake at all.
     sim = Simulation(load_preset("and"), "winnow", bias=False)
+    assert sim.run(100) == 4
+    assert sim.mistakes == 0 and sim.converged_at == 4
+    assert sim.trial(4).score == 0.0 and sim.trial(4).prediction == 1
+
+
+def test_winnow_demotes_on_a_false_positive():
+    # AND with θ = 1: + iff w·x >= 1. (0,1) and (1,0) are false positives at s = 0.
+    sim = Simulation(load_preset("and"), "winnow", bias=False, threshold=1.0)
     expected = [
-        (False, (1, 1)),
-        (False, (1, 1)),
-        (False, (1, 1)),
-        (True, (2, 2)),  # t4 x=(1,1) y=+1 s=0
-        (False, (2, 2)),  # t5 x=(0,0)
-        (True, (2, 1)),  # t6 x=(0,1) y=-1 s=0: w2 halves
-        (True, (1, 1)),  # t7 x=(1,0) y=-1 s=0: w1 halves
-        (True, (2, 2)),  # t8 x=(1,1) y=+1 s=0
+        (False, (1, 1)),  # t1 x=(0,0) y=-1: 0 < 1
+        (True, (1, 0.5)),  # t2 x=(0,1) y=-1: 1 >= 1, + : w2 halves
+        (True, (0.5, 0.5)),  # t3 x=(1,0) y=-1: 1 >= 1, + : w1 halves
+        (False, (0.5, 0.5)),  # t4 x=(1,1) y=+1: 1 >= 1, +
+        (False, (0.5, 0.5)),  # t5 x=(0,0)
+        (False, (0.5, 0.5)),  # t6 x=(0,1): 0.5 < 1
+        (False, (0.5, 0.5)),  # t7 x=(1,0)
+        (False, (0.5, 0.5)),  # t8 x=(1,1): 1 >= 1
     ]
     assert _trace(sim, 8) == [(m, tuple(map(float, w))) for m, w in expected]
+    assert sim.run(100) == 0 and sim.converged_at == 8
 
 
 def test_balanced_winnow_on_or_by_hand():
-    # w+ <- w+ 2^(y x), w- <- w- 2^(-y x), from w+ = w- = 1 (w = 0); with bias.
+    # w+ <- w+ 2^(y x), w- <- w- 2^(-y x), from w+ = w- = 1 (w = 0); with bias;
+    # + iff w+·x − w-·x >= 0 (s = 0 is +).
     sim = Simulation(load_preset("or"), "balanced-winnow")
     expected = [
-        (True, (-1.5, 0, 0)),  # t1 x=(1,0,0) y=-1 s=0: w+=(.5,1,1) w-=(2,1,1)
+        (True, (-1.5, 0, 0)),  # t1 x=(1,0,0) y=-1 s=0, +: w+=(.5,1,1) w-=(2,1,1)
         (True, (0, 0, 1.5)),  # t2 x=(1,0,1) y=+1 s=-1.5: w+=(1,1,2) w-=(1,1,.5)
-        (True, (1.5, 1.5, 1.5)),  # t3 x=(1,1,0) y=+1 s=0: w+=(2,2,2) w-=(.5,.5,.5)
-        (False, (1.5, 1.5, 1.5)),  # t4 s=4.5
-        (True, (0, 1.5, 1.5)),  # t5 x=(1,0,0) y=-1 s=1.5: w+=(1,2,2) w-=(1,.5,.5)
-        (False, (0, 1.5, 1.5)),
-        (False, (0, 1.5, 1.5)),
-        (False, (0, 1.5, 1.5)),
-        (True, (-1.5, 1.5, 1.5)),  # t9 s=0: w+=(.5,2,2) w-=(2,.5,.5)
-        (True, (0, 1.5, 3.75)),  # t10 x=(1,0,1) s=0: w+=(1,2,4) w-=(1,.5,.25)
+        (False, (0, 0, 1.5)),  # t3 x=(1,1,0) y=+1 s=0, +
+        (False, (0, 0, 1.5)),  # t4 x=(1,1,1) s=1.5
+        (True, (-1.5, 0, 1.5)),  # t5 x=(1,0,0) y=-1 s=0, +: w+=(.5,1,2) w-=(2,1,.5)
+        (False, (-1.5, 0, 1.5)),  # t6 x=(1,0,1) s=0, +
+        (True, (0, 1.5, 1.5)),  # t7 x=(1,1,0) y=+1 s=-1.5: w+=(1,2,2) w-=(1,.5,.5)
+        (False, (0, 1.5, 1.5)),  # t8 s=3
+        (True, (-1.5, 1.5, 1.5)),  # t9 x=(1,0,0) s=0, +: w+=(.5,2,2) w-=(2,.5,.5)
+        (False, (-1.5, 1.5, 1.5)),  # t10 x=(1,0,1) s=0, +
     ]
     assert _trace(sim, 10) == [(m, tuple(map(float, w))) for m, w in expected]
-    assert sim.state.tolist() == [[1.0, 2.0, 4.0], [1.0, 0.5, 0.25]]
+    assert sim.state.tolist() == [[0.5, 2.0, 2.0], [2.0, 0.5, 0.5]]
     sim.run(100)
-    assert sim.converged_at == 24 and sim.weights.tolist() == [-1.5, 3.75, 3.75]
+    assert sim.converged_at == 16 and sim.mistakes == 5
+    assert sim.weights.tolist() == [-1.5, 1.5, 1.5]
+
+
+def test_perceptron_tie_rules_on_or_by_hand():
+    # From w = 0, η = 1, x = (1, p1, p2); what s = 0 means decides the trajectory.
+    positive = Simulation(load_preset("or"), tie="positive")  # + iff w·x >= 0
+    expected = [
+        (True, (-1, 0, 0)),  # t1 x=(1,0,0) y=-1 s=0, +: mistake
+        (True, (0, 0, 1)),  # t2 x=(1,0,1) y=+1 s=-1
+        (False, (0, 0, 1)),  # t3 x=(1,1,0) y=+1 s=0, +: right
+        (False, (0, 0, 1)),  # t4 s=1
+        (True, (-1, 0, 1)),  # t5 x=(1,0,0) y=-1 s=0, +: mistake
+        (False, (-1, 0, 1)),  # t6 x=(1,0,1) s=0, +
+        (True, (0, 1, 1)),  # t7 x=(1,1,0) y=+1 s=-1
+        (False, (0, 1, 1)),  # t8 s=2
+        (True, (-1, 1, 1)),  # t9 x=(1,0,0) y=-1 s=0, +
+    ]
+    assert _trace(positive, 9) == [(m, tuple(map(float, w))) for m, w in expected]
+    positive.run(100)
+    assert positive.converged_at == 16 and positive.mistakes == 5
+    negative = Simulation(load_preset("or"), tie="negative")  # + iff w·x > 0
+    expected = [
+        (False, (0, 0, 0)),  # t1 x=(1,0,0) y=-1 s=0, -: right, no update
+        (True, (1, 0, 1)),  # t2 x=(1,0,1) y=+1 s=0, -: mistake
+        (False, (1, 0, 1)),  # t3 x=(1,1,0) s=1
+        (False, (1, 0, 1)),  # t4 s=2
+        (True, (0, 0, 1)),  # t5 x=(1,0,0) y=-1 s=1
+        (False, (0, 0, 1)),  # t6 s=1
+        (True, (1, 1, 1)),  # t7 x=(1,1,0) y=+1 s=0, -: mistake
+        (False, (1, 1, 1)),  # t8 s=3
+        (True, (0, 1, 1)),  # t9 x=(1,0,0) y=-1 s=1
+    ]
+    assert _trace(negative, 9) == [(m, tuple(map(float, w))) for m, w in expected]
+    assert negative.trial(1).prediction == -1 and positive.trial(1).prediction == 1
+    negative.run(100)
+    assert negative.converged_at == 16 and negative.mistakes == 4
 
 
 def test_adaline_online_by_hand():

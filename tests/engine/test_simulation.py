@@ -4,7 +4,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 
@@ -19,12 +19,20 @@ RULES = [
     {"algorithm": "adaline", "learning_rate": 0.05},
     {"algorithm": "adaline", "learning_rate": 0.01, "mode": "batch"},
     {"algorithm": "perceptron", "bias": False, "preprocessing": "unit"},
+    {"algorithm": "perceptron", "tie": "positive", "learning_rate": 0.1},
+    {"algorithm": "perceptron", "tie": "negative"},
+    {"algorithm": "winnow", "tie": "negative", "promotion": 1.1},
+    {"algorithm": "balanced-winnow", "tie": "mistake", "promotion": 1.5},
+    {"algorithm": "adaline", "learning_rate": 0.05, "tie": "positive"},
 ]
 
 
-def random_dataset(seed, n=60, d=2, separable=True):
+def random_dataset(seed, n=60, d=2, separable=True, decimals=None):
+    """Random points; with `decimals`, rounded so (as in a CSV) that exact ties happen."""
     rng = np.random.default_rng(seed)
     points = rng.uniform(-1, 1, size=(n, d))
+    if decimals is not None:
+        points = np.round(points, decimals)
     w = rng.normal(size=d)
     labels = np.where(points @ w + 0.1 > 0, 1, -1)
     if not separable:
@@ -67,7 +75,7 @@ def test_perceptron_matches_sklearn_without_bias_and_with_eta():
 @pytest.mark.parametrize("params", RULES, ids=lambda p: "-".join(map(str, p.values())))
 @pytest.mark.parametrize("order", ["cyclic", "random"])
 def test_run_follows_exactly_the_trajectory_of_step(params, order):
-    ds = random_dataset(3, n=97, separable=params["algorithm"] != "perceptron")
+    ds = random_dataset(3, n=97, separable=params["algorithm"] != "perceptron", decimals=1)
     stepped = Simulation(ds, order=order, seed=7, **params)
     trials = trajectory_by_steps(stepped, 700)
     fast = Simulation(ds, order=order, seed=7, **params)
@@ -89,9 +97,11 @@ def test_run_follows_exactly_the_trajectory_of_step(params, order):
     rule=st.sampled_from(RULES),
     order=st.sampled_from(["cyclic", "random"]),
     chunks=st.lists(st.integers(1, 90), min_size=1, max_size=6),
+    decimals=st.sampled_from([None, 0, 1]),
 )
-def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, rule, order, chunks):
-    ds = random_dataset(seed, n=n, separable=seed % 2 == 0)
+def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, rule, order, chunks, decimals):
+    """Bit for bit, whatever the chunks; with data in decimals, ties decided alike."""
+    ds = random_dataset(seed, n=n, separable=seed % 2 == 0, decimals=decimals)
     total = sum(chunks)
     stepped = Simulation(ds, order=order, seed=seed, **rule)
     trajectory_by_steps(stepped, total)
@@ -100,19 +110,111 @@ def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, rule, order, 
         fast.run(chunk, until_converged=False)
     assert np.array_equal(fast.state, stepped.state)
     assert fast.mistakes == stepped.mistakes and fast.converged_at == stepped.converged_at
+    assert fast.mistake_trials().tolist() == stepped.mistake_trials().tolist()
 
 
-def test_fast_path_is_exact_in_many_dimensions():
-    rng = np.random.default_rng(0)
-    X = (rng.random((300, 120)) < 0.2).astype(float)
-    labels = np.where(X[:, :3].any(axis=1), 1, -1)
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    d=st.integers(60, 140),
+    rows=st.integers(1, 60),
+    rule=st.sampled_from(
+        [
+            {"algorithm": "perceptron"},
+            {"algorithm": "perceptron", "learning_rate": 0.3, "tie": "positive"},
+            {"algorithm": "winnow"},
+            {"algorithm": "winnow", "promotion": 1.5, "tie": "negative"},
+            {"algorithm": "balanced-winnow"},
+            {"algorithm": "adaline", "learning_rate": 0.001},
+        ]
+    ),
+    boolean=st.booleans(),
+    chunks=st.lists(st.integers(1, 150), min_size=1, max_size=4),
+)
+def test_the_fast_path_is_exact_in_about_a_hundred_dimensions(seed, d, rows, rule, boolean, chunks):
+    rng = np.random.default_rng(seed)
+    X = (
+        (rng.random((rows, d)) < 0.2).astype(float)
+        if boolean
+        else np.round(rng.normal(size=(rows, d)), 1)
+    )
+    labels = np.where(X[:, :3].sum(axis=1) > 0, 1, -1)
     ds = Dataset(X, labels)
-    for algorithm in ("winnow", "perceptron"):
-        stepped = Simulation(ds, algorithm, bias=False, order="random")
-        trajectory_by_steps(stepped, 900)
-        fast = Simulation(ds, algorithm, bias=False, order="random")
-        fast.run(900, until_converged=False)
-        assert np.array_equal(fast.state, stepped.state)
+    stepped = Simulation(ds, bias=False, order="random", **rule)
+    trajectory_by_steps(stepped, sum(chunks))
+    fast = Simulation(ds, bias=False, order="random", **rule)
+    for chunk in chunks:
+        fast.run(chunk, until_converged=False)
+    assert np.array_equal(fast.state, stepped.state)
+    assert fast.mistake_trials().tolist() == stepped.mistake_trials().tolist()
+
+
+@pytest.mark.parametrize("algorithm", ["perceptron", "winnow"])
+def test_the_fast_path_is_exact_at_4096_features(monkeypatch, algorithm):
+    """Few rows, many features: step (NumPy, one row), run (compiled) and run without the
+    compiled loops (NumPy blocks) agree bit for bit."""
+    from simulator.engine import rules
+
+    rng = np.random.default_rng(1)
+    X = (rng.random((24, 4096)) < 0.3).astype(float)
+    labels = np.where(X[:, :2].any(axis=1), 1, -1)
+    ds = Dataset(X, labels)
+    stepped = Simulation(ds, algorithm, bias=algorithm == "perceptron")
+    trials = trajectory_by_steps(stepped, 150)
+    fast = Simulation(ds, algorithm, bias=algorithm == "perceptron")
+    fast.run(150, until_converged=False)
+    monkeypatch.setattr(rules, "compiled", None)
+    plain = Simulation(ds, algorithm, bias=algorithm == "perceptron")
+    plain.run(150, until_converged=False)
+    assert np.array_equal(fast.state, stepped.state) and np.array_equal(plain.state, fast.state)
+    assert fast.mistakes == sum(t.mistake for t in trials) > 0
+    assert fast.mistake_trials().tolist() == plain.mistake_trials().tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    rows=st.integers(1, 40),
+    d=st.sampled_from([1, 2, 3, 8, 9, 50, 4096]),
+    seed=st.integers(0, 1000),
+    theta=st.sampled_from([0.0, 2.5]),
+)
+def test_every_dot_product_is_the_left_to_right_sum_of_rounded_products(rows, d, seed, theta):
+    """NumPy (one row, a few columns, row blocks) and the compiled loops: the same bits as
+    summing x_j·w_j one by one in Python floats (random floats: any other order differs)."""
+    from simulator.engine import rules
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(rows, d)) * 10.0 ** rng.integers(-3, 4, size=d)
+    w = rng.normal(size=d)
+    expected = []
+    for x in X.tolist():
+        total = x[0] * w[0]
+        for a, b in zip(x[1:], w[1:].tolist(), strict=True):
+            total += a * b
+        expected.append(total - theta if theta else total)
+    assert rules.numpy_dot_rows(X, w, theta).tolist() == expected
+    assert [rules.numpy_dot_rows(X[i : i + 1], w, theta)[0] for i in range(rows)] == expected
+    assert rules.compiled is not None
+    assert rules.dot_rows(X, w, theta).tolist() == expected
+    y = np.where(rng.random(rows) < 0.5, 1, -1).astype(np.int8)
+    squares = 0.0
+    for label, s in zip(y.tolist(), expected, strict=True):
+        squares += (label - s) * (label - s)
+    assert rules.squared_error(X, w, theta, y) == squares
+
+
+def test_many_features_are_not_copied_more_than_needed():
+    rng = np.random.default_rng(2)
+    ds = Dataset(
+        (rng.random((200, 4096)) < 0.3).astype(float), np.where(rng.random(200) < 0.5, 1, -1)
+    )
+    winnow = Simulation(ds, "winnow", bias=False)
+    assert np.shares_memory(winnow.feature_matrix, ds.points)  # the points themselves
+    winnow.run(2000, until_converged=False)
+    perceptron = Simulation(ds)  # with bias: one feature matrix, nothing else per row
+    perceptron.run(2000, until_converged=False)
+    for sim in (winnow, perceptron):
+        assert sim.history_nbytes < 0.1 * ds.points.nbytes
 
 
 # -- determinism, order, history ----------------------------------------------------------------
@@ -300,13 +402,182 @@ def test_compiled_and_numpy_scans_give_the_same_bits(monkeypatch, params, order)
         "the compiled scan (simulator/engine/_scan.c) was not built: install a C compiler "
         'and run pip install -e ".[test]" again'
     )
-    ds = random_dataset(9, n=300, separable=params["algorithm"] == "perceptron")
+    ds = random_dataset(9, n=300, separable=params["algorithm"] == "perceptron", decimals=1)
     compiled = Simulation(ds, order=order, seed=2, **params)
     compiled.run(5000, until_converged=False)
+    compiled_snapshot = compiled.snapshot()
     monkeypatch.setattr(rules, "compiled", None)
     plain = Simulation(ds, order=order, seed=2, **params)
     plain.run(5000, until_converged=False)
     assert np.array_equal(compiled.state, plain.state)
     assert compiled.mistakes == plain.mistakes and compiled.converged_at == plain.converged_at
+    assert np.array_equal(compiled.epoch_losses(), plain.epoch_losses())
+    assert np.array_equal(compiled_snapshot.misclassified, plain.snapshot().misclassified)
+    assert compiled_snapshot.margin == plain.snapshot().margin
     for t in (1, 299, 300, 2500, 5000):
         assert compiled.trial(t) == plain.trial(t)
+
+
+# -- cycles (cyclic order, non-separable data) ---------------------------------------------------
+
+
+def test_xor_cycles_with_period_one_epoch():
+    # From w = 0 the perceptron errs on all four points of XOR and the four updates cancel:
+    # (-1,0,0), (0,0,1), (1,1,1), (0,0,0). w at every epoch start is 0.
+    sim = Simulation(load_preset("xor"))
+    assert sim.run(1000) == 4
+    assert (sim.cycle_period, sim.cycle_found_at) == (1, 4)
+    assert not sim.converged and sim.weights.tolist() == [0.0, 0.0, 0.0]
+    snap = sim.snapshot()
+    assert (snap.cycle_period, snap.cycle_found_at) == (1, 4)
+    sim.seek(3)
+    assert sim.cycle_period is None
+    assert sim.run(10, until_converged=False) == 10  # it can still be stepped on
+
+
+def test_a_longer_cycle_is_found_and_its_period_is_exact():
+    ds = Dataset(
+        [[3.0, -2.0], [-2.0, 2.0], [2.0, 0.0], [-2.0, 2.0], [0.0, -2.0], [-3.0, -1.0]],
+        [1, -1, 1, -1, -1, 1],
+    )
+    sim = Simulation(ds)
+    sim.run(100_000)
+    assert (sim.cycle_period, sim.cycle_found_at) == (9, 144)
+    starts = [w.weights_after for w in sim.trial_records(6, 144)[::6]]  # epochs 1..24
+    assert starts[-1] == starts[-1 - 9] and all(starts[-1] != s for s in starts[-9:-1])
+    sim.replace_dataset(ds.with_point((0.0, 0.0), 1))
+    assert sim.cycle_period is None  # new data: looked for afresh
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    points=st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=2, max_size=6),
+    labels=st.lists(st.sampled_from([-1, 1]), min_size=6, max_size=6),
+    rule=st.sampled_from(["perceptron", "balanced-winnow"]),
+)
+def test_brent_finds_the_period_of_the_epoch_start_states(points, labels, rule):
+    """Against the epoch-start states recorded naively: the period is the smallest P with
+    x_E = x_(E−P) at the epoch E where it was found, and a repeat among the first epochs
+    is always found (Brent's search finds it within three times its index)."""
+    ds = Dataset(np.array(points, float), labels[: len(points)])
+    n, cap = len(points), 600
+    sim = Simulation(ds, rule)
+    sim.run(cap * n)
+    reference = Simulation(ds, rule)
+    starts = [reference.state.tobytes()]
+    for _ in range(min(sim.trials, cap * n) // n):
+        for _ in range(n):
+            reference.step()
+        starts.append(reference.state.tobytes())
+    if sim.cycle_period is not None:
+        epoch = sim.cycle_found_at // n
+        period = sim.cycle_period
+        assert starts[epoch] == starts[epoch - period]
+        assert all(starts[epoch] != starts[epoch - p] for p in range(1, period))
+        assert sim.converged_at is None
+    else:
+        first_repeat = next((j for j in range(1, len(starts)) if starts[j] in starts[:j]), None)
+        assert first_repeat is None or 3 * first_repeat > cap or sim.converged
+
+
+def test_random_order_never_reports_a_cycle():
+    sim = Simulation(load_preset("xor"), order="random")
+    sim.run(2000)
+    assert sim.trials == 2000 and sim.cycle_period is None
+
+
+# -- Adaline: divergence, and a default η from the data --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "rate", "epoch", "limit"),
+    [("batch", 0.01, 2, "0.0002962"), ("online", 0.05, 1, "0.02569")],
+)
+def test_adaline_divergence_is_caught_when_the_loss_grows_a_millionfold(mode, rate, epoch, limit):
+    """Raw iris: batch η = 0.01 was flagged at epoch 83 (loss 5e179 at epoch 50), online
+    η = 0.05 at epoch 13, when the weights passed 1e150; the epoch loss catches it early."""
+    sim = Simulation(load_preset("iris"), "adaline", learning_rate=rate, mode=mode)
+    sim.run(10**6)
+    assert sim.diverged and sim.diverged_at == 150 * epoch and sim.epoch == epoch
+    losses = sim.epoch_losses()
+    assert losses[-1] > 1e6 and all(loss <= 1e6 for loss in losses[:-1])  # w₀ = 0: loss 1
+    reason = sim.divergence_reason
+    assert f"η = {rate:g} is too large" in reason and f"η < {limit} suffices" in reason
+    assert "sufficient condition, not a necessary one" in reason
+    assert np.all(np.isfinite(sim.weights))
+
+
+def test_adaline_divergence_test_counts_from_the_smallest_loss_so_far():
+    ds = Dataset([[2.0], [-1.0]], [1, -1])
+    sim = Simulation(ds, "adaline", learning_rate=0.7, mode="batch")
+    sim.run(10**5)
+    losses = sim.epoch_losses()
+    smallest = np.minimum.accumulate(np.concatenate(([1.0], losses)))
+    grown = np.flatnonzero(losses > 1e6 * np.maximum(smallest[:-1], 1e-9))
+    assert sim.diverged and sim.diverged_at == 2 * (int(grown[0]) + 1)
+
+
+@pytest.mark.parametrize(("mode", "rate"), [("online", 0.012), ("batch", 0.00014)])
+def test_adalines_default_rate_is_derived_from_the_data_and_stable_on_iris(mode, rate):
+    """Half the sufficient bound (1/R² = 1/77.85 online, 1/λ_max = 1/6752 batch), rounded
+    down to two significant digits."""
+    sim = Simulation(load_preset("iris"), "adaline", mode=mode)
+    assert sim.rule.learning_rate == rate and sim.settings.learning_rate is None
+    sim.run(200_000)
+    assert not sim.diverged and np.all(sim.epoch_losses() < 1.2)
+    # Batch descends to w_LS's loss (0.1886); online in cyclic order settles where the
+    # last, all negative, points of each epoch pull it (iris lists setosa first).
+    assert sim.epoch_losses()[-1] < (1.0 if mode == "online" else 0.19)
+    assert sim.converged == (mode == "online")
+
+
+def test_the_default_rate_follows_the_data_until_the_first_trial():
+    ds = Dataset([[1.0, 0.0]], [1])  # R² = 2: η = 0.5
+    sim = Simulation(ds, "adaline")
+    assert sim.rule.learning_rate == 0.5
+    sim.replace_dataset(ds.with_point((3.0, 0.0), -1))  # R² = 10: η = 0.1
+    assert sim.rule.learning_rate == 0.1
+    sim.step()
+    sim.replace_dataset(ds.with_point((9.0, 0.0), -1))
+    assert sim.rule.learning_rate == 0.1  # the run has started: η stays
+    assert Simulation(Dataset.empty(2), "adaline").rule.learning_rate == 0.1
+    assert Simulation(ds, "adaline", learning_rate=0.3).rule.learning_rate == 0.3
+
+
+def test_round_down_to_two_significant_digits():
+    from simulator.engine.rules import round_down
+
+    assert round_down(0.012845) == 0.012
+    assert round_down(0.000148) == 0.00014
+    assert round_down(0.5) == 0.5 and round_down(0.1) == 0.1
+    assert round_down(1 / 3) == 0.33 and round_down(123.9) == 120.0
+    assert round_down(0.0999999999) == 0.099
+
+
+# -- Winnow: a weight that underflows -----------------------------------------------------------
+
+
+def test_a_winnow_weight_that_would_underflow_stops_the_run():
+    # Raw iris, θ = 3: the sepal length weight is halved on every false positive until,
+    # at trial 53,060, it would reach 0.
+    sim = Simulation(load_preset("iris"), "winnow")
+    sim.run(10**6)
+    assert sim.diverged and sim.diverged_at == 53_060 and sim.trials == 53_060
+    assert np.all(sim.weights > 0)
+    assert "weight 2 would underflow to 0" in sim.divergence_reason
+    assert "try Balanced Winnow" in sim.divergence_reason
+    trial = sim.trial(53_060)
+    assert trial.mistake and not trial.updated
+
+
+def test_an_edit_reuses_the_previous_margin_report_and_gets_the_same_answer():
+    ds = load_preset("separable")
+    sim = Simulation(ds)
+    sim.margin_report()
+    for edited in (
+        ds.with_point((0.9, 0.9), 1),
+        ds.moved(3, (0.0, 0.05)),
+        ds.without([0, 1]),
+    ):
+        sim.replace_dataset(edited)
+        assert sim.margin_report() == margin_report(edited)

@@ -1,42 +1,11 @@
 """`python main.py export` in a subprocess with no display at all."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from PIL import Image
 
 from simulator.engine import Simulation, load_preset
-
-ROOT = Path(__file__).resolve().parents[2]
-NO_DISPLAY = {
-    k: v
-    for k, v in os.environ.items()
-    if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
-}
-
-
-def export(*args, env=None, cwd=None):
-    return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "export", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env if env is not None else NO_DISPLAY,
-        cwd=cwd,
-    )
-
-
-def frames(folder):
-    return sorted(Path(folder).glob("frame_*.png"))
-
-
-def pixels(path):
-    with Image.open(path) as image:
-        return np.asarray(image.convert("RGB"))
+from tests.export.helpers import NO_DISPLAY, export, frames, pixels
 
 
 def test_frames_gif_and_mp4_with_no_display(tmp_path):
@@ -206,7 +175,7 @@ def test_a_rerun_into_the_same_folder_removes_stale_frames(tmp_path):
             ["--dataset", "or", "--algorithm", "winnow", "--promotion", 1, "--trials", 3],
             "α must be a finite number with α > 1",
         ),
-        (["--dataset", "or", "--fps", 0, "--trials", 3], "--fps: must be a positive"),
+        (["--dataset", "or", "--fps", 0, "--trials", 3], "--fps: must be 0.1 … 120, not 0"),
         (["--dataset", "or"], "one of the arguments --trials --until-converged is required"),
         (["--trials", 3], "export needs --dataset"),
         (["--dataset", "THREE_D", "--trials", 3], "frames show 2-D data"),
@@ -253,3 +222,125 @@ def test_missing_imageio_ffmpeg_says_how_to_install(tmp_path):
     )
     assert result.returncode == 2
     assert "pip install 'linear-classifier-lab[mp4]'" in result.stderr
+
+
+def _trial_numbers(rule_events, trials):
+    """The trial numbers after which `rule_events(trial)` holds, stepping the OR preset."""
+    sim = Simulation(load_preset("or"))
+    return [t.number for t in (sim.step() for _ in range(trials)) if rule_events(t)]
+
+
+@pytest.mark.parametrize(
+    ("every", "taken_after"),
+    [
+        ("mistake", lambda trial: trial.mistake),
+        ("epoch", lambda trial: trial.number % 4 == 0),  # OR has 4 points: an epoch is 4 trials
+    ],
+)
+def test_every_mistake_or_epoch_takes_those_frames_of_the_whole_run(tmp_path, every, taken_after):
+    common = ("--dataset", "or", "--trials", 24, "--size", "240x180", "--quiet")
+    assert export(*common, "--out", tmp_path / "all").returncode == 0
+    result = export(*common, "--every", every, "--out", tmp_path / every)
+    assert result.returncode == 0, result.stderr
+    after = _trial_numbers(taken_after, 24)
+    assert len(after) == (9 if every == "mistake" else 6)  # OR: k = 9 by trial 24 (by hand)
+    every_trial, chosen = frames(tmp_path / "all"), frames(tmp_path / every)
+    assert len(every_trial) == 25 and len(chosen) == 1 + len(after)  # frame 0: the start
+    for frame, trial in zip(chosen, [0, *after], strict=True):
+        assert np.array_equal(pixels(frame), pixels(every_trial[trial])), (frame.name, trial)
+
+
+def test_every_epoch_until_converged_ends_with_the_converged_epoch(tmp_path):
+    result = export(
+        "--dataset", "or", "--until-converged", "--every", "epoch", "--out", tmp_path,
+        "--size", "240x180",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert len(frames(tmp_path)) == 1 + 24 // 4  # converged at trial 24, the end of epoch 6
+    assert "converged at trial 24" in result.stderr and "warning" not in result.stderr
+
+
+def test_until_converged_warns_when_the_cap_stops_it(tmp_path):
+    result = export(
+        "--dataset", "xor", "--until-converged", "--max-trials", 12, "--out", tmp_path,
+        "--size", "200x150", "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0
+    assert result.stderr.splitlines() == [
+        "linear-classifier-lab export: warning: stopped at the cap of 12 trials without "
+        "converging (raise --max-trials, or use --trials N)"
+    ]
+    assert len(frames(tmp_path)) == 13
+
+
+def test_the_gif_is_small_and_shows_the_frames(tmp_path):
+    result = export(
+        "--dataset", "separable", "--trials", 60, "--out", tmp_path / "f", "--size", "640x360",
+        "--gif", tmp_path / "run.gif", "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    pngs = frames(tmp_path / "f")
+    png_bytes = sum(p.stat().st_size for p in pngs)
+    gif_bytes = (tmp_path / "run.gif").stat().st_size
+    # One palette and only the changed rectangle per frame: 196 kB here, where whole
+    # frames made 1 MB.
+    assert gif_bytes < png_bytes / 8, (gif_bytes, png_bytes)
+    with Image.open(tmp_path / "run.gif") as gif:
+        assert gif.n_frames == 61 and gif.info["loop"] == 0
+        for index in (0, 1, 30, 60):
+            gif.seek(index)
+            shown = np.asarray(gif.convert("RGB"), dtype=np.int16)
+            drawn = pixels(pngs[index]).astype(np.int16)
+            error = np.abs(shown - drawn).max(axis=2)
+            assert error.mean() < 0.5 and np.mean(error > 24) < 0.001, index
+
+
+def test_explain_paints_the_arithmetic_in_readable_lines_under_the_plot(tmp_path):
+    result = export(
+        "--dataset", "or", "--trials", 1, "--explain", "--out", tmp_path, "--quiet"
+    )  # trial 1 on OR is a mistake with an update: three lines (trial, score, update)
+    assert result.returncode == 0, result.stderr
+    image = pixels(frames(tmp_path)[1])
+    assert image.shape == (720, 1280, 3)
+    strip_top = 720 - next(
+        row for row in range(1, 200) if not np.array_equal(image[-row, 0], image[-1, 0])
+    )  # the strip is grey to its top edge, then the plot's white begins
+    ink = (image[strip_top + 2 :].min(axis=2) < 100).any(axis=1)
+    bands, start = [], None
+    for row, inked in enumerate([*ink, False]):
+        if inked and start is None:
+            start = row
+        elif not inked and start is not None:
+            bands.append(row - start)
+            start = None
+    assert len(bands) == 3 and min(bands) >= 12, bands  # three lines of text, 12+ px tall
+    assert 60 <= 720 - strip_top <= 110
+
+
+def test_legend_draws_the_plot_legend_in_the_plot(tmp_path):
+    common = ("--dataset", "or", "--trials", 2, "--size", "640x360", "--quiet")
+    assert export(*common, "--out", tmp_path / "plain").returncode == 0
+    assert export(*common, "--legend", "--out", tmp_path / "legend").returncode == 0
+    for plain, legend in zip(frames(tmp_path / "plain"), frames(tmp_path / "legend"), strict=True):
+        a, b = pixels(plain), pixels(legend)
+        rule = np.flatnonzero((a == a[:, :1]).all(axis=(1, 2)) & (a[:, 0, 0] < 255))[0]
+        assert 50 < rule < 120  # the line under the header of numbers
+        assert np.array_equal(a[: rule + 1], b[: rule + 1])  # the numbers stay as they were
+        corner = np.any(a[rule + 1 : rule + 150, :320] != b[rule + 1 : rule + 150, :320], axis=2)
+        assert corner.sum() > 500  # a box naming the glyphs, in the plot's top-left corner
+
+
+def test_tie_reaches_the_learner_of_the_export(tmp_path):
+    from simulator.cli import parse
+
+    command = parse(["export", "--dataset", "or", "--trials", "3", "--tie", "negative",
+                     "--out", str(tmp_path / "f")])  # fmt: skip
+    assert command.settings.tie == "negative"
+    assert Simulation.from_settings(command.dataset, command.settings).tie == "negative"
+    result = export(
+        "--dataset", "or", "--trials", 3, "--tie", "positive", "--out", tmp_path / "g",
+        "--size", "240x180", "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0 and len(frames(tmp_path / "g")) == 4
+    bad = export("--dataset", "or", "--trials", 3, "--tie", "zero", "--out", tmp_path / "h")
+    assert bad.returncode == 2 and "--tie: invalid choice: 'zero'" in bad.stderr

@@ -2,6 +2,7 @@
 
 import csv
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -147,3 +148,24 @@ def test_bad_arguments_are_found_without_loading_qt():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "2 []"
+
+
+def test_sigint_stops_the_lab_between_mistakes_and_writes_no_results(tmp_path):
+    out = tmp_path / "r.csv"
+    args = ["lab", "--n", "8,4096", "--examples", "6000", "--out", out]
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), *map(str, args), "--save-data", tmp_path / "s"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=NO_DISPLAY,
+    )
+    first = process.stderr.readline()  # n = 8 has finished: the n = 4096 race is under way
+    assert "n = 8:" in first
+    process.send_signal(signal.SIGINT)
+    rest = process.communicate(timeout=120)[1]
+    assert process.returncode == 130
+    assert rest.strip().splitlines()[-1] == (
+        "linear-classifier-lab lab: stopped; the files written so far are whole"
+    )
+    assert not out.exists()
+    assert [p.name for p in (tmp_path / "s").iterdir()] == ["disjunction_n8.csv"]

@@ -1,5 +1,10 @@
 """The window's export: the job's cancel, the dialog with its progress and Cancel."""
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -9,8 +14,11 @@ from PySide6.QtWidgets import QProgressDialog, QPushButton
 
 from simulator.engine import Dataset, Simulation, load_preset
 from simulator.export.job import ExportJob, ExportOptions
-from simulator.export.writers import ExportError
+from simulator.export.render import FrameRenderer
+from simulator.export.writers import ExportError, frame_pixels
 from simulator.ui import MainWindow
+from simulator.ui.frame import build_frame
+from tests.export.helpers import ROOT, pixels
 
 
 @pytest.fixture
@@ -22,11 +30,26 @@ def told(dialogs):
             kind, _, text = dialogs.shown[index]
             return kind, text
 
+        @property
+        def count(self):
+            return len(dialogs.shown)
+
     return Told()
 
 
 def leftovers(folder):
     return sorted(p.name for p in Path(folder).iterdir() if p.name.startswith("."))
+
+
+def rendered(sim, size=(320, 240)):
+    """The frame a fresh renderer draws for `sim`'s state, as RGB (what an export's first
+    frame must be)."""
+    renderer = FrameRenderer(*size)
+    try:
+        argb = frame_pixels(renderer.render(build_frame(sim)))
+    finally:
+        renderer.close()
+    return np.stack([(argb >> shift) & 255 for shift in (16, 8, 0)], axis=2).astype(np.uint8)
 
 
 def test_cancel_leaves_no_gif_or_mp4_and_keeps_whole_frames(qapp, tmp_path):
@@ -85,6 +108,11 @@ def test_frames_match_the_window_state(qapp, tmp_path):
         pass
     result = job.finish()
     assert result.trials == 3 and sim.trials == 33 and result.frames == 4
+    reference = Simulation(load_preset("separable"))
+    reference.run(30)
+    assert np.array_equal(pixels(tmp_path / "frame_00000.png"), rendered(reference))
+    reference.run(3)
+    assert np.array_equal(pixels(tmp_path / "frame_00003.png"), rendered(reference))
 
 
 @pytest.fixture
@@ -135,12 +163,12 @@ def test_dialog_from_the_current_state_for_a_number_of_trials(qtbot, window, tmp
         dialog.export_button.click()
     assert blocker.args[0].frames == 5 and blocker.args[0].trials == 4
     assert not (tmp_path / "animation.gif").exists()
-    # Frame 0 is the window's state at trial 6: its title says so.
+    # Frame 0 is the window's state at trial 6, numbers and all, not the start.
     reference = Simulation(load_preset("or"))
+    assert not np.array_equal(pixels(tmp_path / "frame_00000.png"), rendered(reference))
     reference.run(6)
     assert window.controller.simulation.trials == 6
-    with Image.open(tmp_path / "frame_00000.png") as first:
-        assert np.asarray(first).shape[:2] == (240, 320)
+    assert np.array_equal(pixels(tmp_path / "frame_00000.png"), rendered(reference))
 
 
 def test_dialog_cancel_while_rendering(qtbot, window, tmp_path, told):
@@ -183,3 +211,111 @@ def test_file_menu_opens_the_export_dialog(qtbot, window, monkeypatch):
     monkeypatch.setattr(ExportDialog, "open", lambda self: opened.append(self))
     window.export_action.trigger()
     assert len(opened) == 1 and opened[0].parent() is window
+
+
+def test_dialog_offers_every_legend_and_explain(qtbot, window, tmp_path, told):
+    dialog = _dialog(window, qtbot)
+    dialog.folder.setText(str(tmp_path))
+    dialog.gif.setChecked(False)
+    dialog.by_trials.setChecked(True)
+    dialog.trials.setValue(24)
+    dialog.every.setCurrentIndex(dialog.every.findData("mistake"))
+    dialog.legend.setChecked(True)
+    dialog.explain.setChecked(True)
+    dialog.width_spin.setValue(320)
+    dialog.height_spin.setValue(240)
+    options = dialog.options()
+    assert (options.every, options.legend, options.explain) == ("mistake", True, True)
+    with qtbot.waitSignal(dialog.finished_export, timeout=60_000) as blocker:
+        dialog.export_button.click()
+    assert blocker.args[0].frames == 1 + 9  # OR: 9 mistakes in 24 trials (by hand)
+    assert len(list(tmp_path.glob("frame_*.png"))) == 10
+
+
+def test_dialog_checks_the_animation_target_before_rendering(qtbot, window, tmp_path, told):
+    (tmp_path / "animation.gif").mkdir()  # a folder where the GIF should go
+    dialog = _dialog(window, qtbot)
+    dialog.folder.setText(str(tmp_path))
+    dialog.export_button.click()
+    assert "animation.gif: is a folder" in dialog.error.text()
+    assert list(tmp_path.glob("frame_*.png")) == [] and told.count == 0
+
+
+_FULL_DISK = """
+import json, os, resource, signal, sys
+from PySide6.QtWidgets import QApplication, QMessageBox
+app = QApplication([])
+from simulator.engine import load_preset
+from simulator.export.dialog import ExportDialog
+from simulator.ui.main_window import MainWindow
+
+shown = []
+def record(kind):
+    return lambda parent, title, text, *a, **k: shown.append([kind, text]) or QMessageBox.Ok
+QMessageBox.critical = staticmethod(record("critical"))
+QMessageBox.information = staticmethod(record("information"))
+QMessageBox.question = staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
+window = MainWindow(load_preset("noisy"))
+results = {}
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+for name, limit, gif in (("png", 5_000, False), ("gif", 60_000, True)):
+    folder = os.path.join(sys.argv[1], name)
+    dialog = ExportDialog(window.controller, window)
+    dialog.folder.setText(folder)
+    dialog.by_trials.setChecked(True)
+    dialog.trials.setValue(150)
+    dialog.gif.setChecked(gif)
+    dialog.width_spin.setValue(320)
+    dialog.height_spin.setValue(240)
+    os.makedirs(folder)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+    del shown[:]
+    dialog.export_button.click()
+    while not shown:
+        app.processEvents()
+    for _ in range(50):  # anything more to say?
+        app.processEvents()
+    resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    results[name] = list(shown)
+window.controller.undo_stack.setClean()
+print(json.dumps(results))
+"""
+
+
+def test_dialog_reports_a_full_disk_once_as_a_failure(tmp_path):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "c")}
+    env["LINEAR_LAB_DATA_DIR"] = str(tmp_path / "data")
+    result = subprocess.run(
+        [sys.executable, "-c", _FULL_DISK, str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    shown = json.loads(result.stdout.strip().splitlines()[-1])
+    for name, reason in (("png", "frame_00000.png: File too large"), ("gif", "animation.gif")):
+        assert len(shown[name]) == 1, shown  # once
+        kind, text = shown[name][0]
+        assert kind == "critical" and "cannot write" in text and reason in text, text
+        assert "Wrote" not in text
+        assert leftovers(tmp_path / "out" / name) == []
+
+
+def test_an_animation_alone_writes_no_png_anywhere(qapp, tmp_path, monkeypatch):
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # where hidden PNGs would go
+    job = ExportJob(
+        Simulation(load_preset("or")),
+        ExportOptions(folder=None, trials=5, gif=tmp_path / "a.gif", size=(200, 150)),
+    )
+    while not job.advance(1.0):
+        pass
+    result = job.finish()
+    assert result.frames == 6 and result.folder is None and result.gif == tmp_path / "a.gif"
+    assert "Wrote the GIF" in result.summary()
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.gif", "tmp"]
+    with Image.open(tmp_path / "a.gif") as gif:
+        assert gif.n_frames == 6

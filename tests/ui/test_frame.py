@@ -6,10 +6,10 @@ from simulator.ui.frame import build_frame, explain_trial
 
 def test_the_explanation_uses_the_rules_own_eta():
     ds = Dataset([[2.0], [-1.0]], [1, -1])
-    sim = Simulation(ds, "adaline")  # η by default 0.1; w = 0 + 0.1·(1 − 0)·(1, 2)
+    sim = Simulation(ds, "adaline")  # η from the data: 1/R² = 1/5; w = 0 + 0.2·(1 − 0)·(1, 2)
     sim.step()
     text = explain_trial(build_frame(sim))
-    assert "w ← w + η (y − s) x = (0, 0) + 0.1·(1)·(1, 2) = (0.1, 0.2)." in text
+    assert "w ← w + η (y − s) x = (0, 0) + 0.2·(1)·(1, 2) = (0.2, 0.4)." in text
     sim = Simulation(load_preset("or"), learning_rate=0.5)
     sim.step()
     assert "0.5·(−1)·(1, 0, 0) = (-0.5, 0, 0)" in explain_trial(build_frame(sim))
@@ -22,3 +22,42 @@ def test_the_explanation_of_winnow_shows_the_threshold_arithmetic():
     text = explain_trial(build_frame(sim))
     assert "s = w·x − θ = 1 − 2 = -1" in text and "mistake" in text
     assert "α = 2: (1, 1) → (1, 2)" in text
+
+
+def test_the_explanation_shows_a_snapped_tie_as_s_equal_0_with_its_tie_rule():
+    # Iris, trial 38,167: the exact score is 0; floats compute -2.67e-12.
+    sim = Simulation(load_preset("iris"))
+    sim.run(38_167, until_converged=False)
+    text = explain_trial(build_frame(sim))
+    assert "s = w·x = 0: a tie, undecided (a mistake whatever y), <b>mistake</b>." in text
+    assert "e-12" not in text
+    winnow = Simulation(load_preset("and"), "winnow", bias=False)
+    winnow.run(4)
+    text = explain_trial(build_frame(winnow))
+    assert "s = w·x − θ = 2 − 2 = 0: a tie, predicts +1 (+ iff s ≥ 0), correct." in text
+
+
+def test_the_explanation_never_prints_a_refused_update_as_applied():
+    # s = 1 + 300 - 1000 < 0 on a positive: w <- w * 10^(1, 300) would pass 1e150.
+    sim = Simulation(Dataset([[300.0]], [1]), "winnow", promotion=10.0, threshold=1000.0)
+    sim.step()
+    text = explain_trial(build_frame(sim))
+    assert "<b>mistake</b>" in text and "→" not in text
+    assert "No update: the run stopped updating here (the status says why). w stays." in text
+    assert "overflowed at trial 1" in build_frame(sim).status
+    adaline = Simulation(load_preset("iris"), "adaline", learning_rate=0.5)
+    adaline.run(10_000)
+    adaline.step()  # after the divergence: Adaline no longer updates
+    text = explain_trial(build_frame(adaline))
+    assert "w ← w + η (y − s) x" not in text
+    assert f"stopped updating at trial {adaline.diverged_at}" in text
+
+
+def test_the_status_says_when_w_cycles():
+    sim = Simulation(load_preset("xor"))
+    sim.run(100)
+    frame = build_frame(sim)
+    assert frame.status == (
+        "Cycling: w at the start of an epoch repeats every epoch (seen at trial 4), "
+        "so it will never converge."
+    )

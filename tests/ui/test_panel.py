@@ -69,7 +69,7 @@ def test_infinite_bound_and_not_separable_status(window):
 
 def test_duplicate_points_with_opposite_labels_are_named(window):
     window.controller.set_dataset(Dataset([[0, 0], [1, 1], [1, 1]], [1, -1, 1]))
-    assert "points 1 and 2 sit at the same place" in window.theory.status.text()
+    assert "points 2 and 3 sit at the same place" in window.theory.status.text()  # from 1
 
 
 def test_bound_label_says_whose_bound_it_is(window):
