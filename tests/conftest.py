@@ -1,5 +1,6 @@
 """Shared test setup: Qt renders offscreen; modal message boxes are replaced by a recorder
-(so no test can ever block on one); benchmarks run only when asked for by path."""
+(so no test can ever block on one); the window's autosave goes to a folder per test;
+benchmarks run only when asked for by path."""
 
 import os
 from pathlib import Path
@@ -49,6 +50,14 @@ class Dialogs:
 
     def about(self, parent, title, text):
         self.shown.append(("about", title, text))
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path_factory, monkeypatch):
+    """Each test's own folder for the window's autosave and crash reports."""
+    folder = tmp_path_factory.mktemp("lab-data")
+    monkeypatch.setenv("LINEAR_LAB_DATA_DIR", str(folder))
+    return folder
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, QtMsgType, qInsta
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from simulator.engine import Dataset, Settings
+from simulator.engine.session import Session
 
 __all__ = ["run_app"]
 
@@ -64,11 +65,17 @@ def run_app(
     *,
     screenshot: Path | None = None,
     screenshot_delay: float = 1.0,
+    session_file: Path | None = None,
+    session: Session | None = None,
+    recover: bool = False,
 ) -> int:
     """Open the window on `dataset` with `settings`; returns the exit status.
 
     `screenshot`: save what the screen shows of the window after `screenshot_delay`
-    seconds, then quit.
+    seconds, then quit. `session` (read from `session_file`): open it. `recover`: restore
+    the autosave of a run that did not end cleanly; without it the window asks (unless
+    it only takes a screenshot). `settings` None means none were given: the window
+    starts with the settings it remembers from last time.
     """
     import pyqtgraph as pg
 
@@ -86,9 +93,16 @@ def run_app(
     from simulator.ui.main_window import MainWindow
 
     window = MainWindow(dataset, settings, app_settings=QSettings())
+    window.install_last_resort()
     first_paint = _FirstPaint()
     window.installEventFilter(first_paint)
     window.show()
+    if recover:
+        QTimer.singleShot(0, window.recover)
+    elif session is not None and session_file is not None:
+        QTimer.singleShot(0, lambda: window.open_session(session_file, session=session))
+    elif screenshot is None:
+        QTimer.singleShot(0, window.offer_recovery)
     if screenshot is not None:
         QTimer.singleShot(
             int(screenshot_delay * 1000),

@@ -12,15 +12,24 @@ Decisions a teacher will notice, written down here:
 - Changing a learner setting (rule, η, α, θ, bias, ...) restarts the run with the new
   setting; the points stay. A new rule starts from its own defaults (η, θ, tie rule).
   A setting the engine refuses is reported and not applied.
-- Running is chunked on a QTimer: each tick runs the engine for at most `TICK_BUDGET`
+- Running is chunked on a QTimer: each tick runs the engine for at most `tick_budget`
   seconds, so the window always answers within a frame, and Pause is immediate.
-  Below 60 trials/s one trial runs per tick; above, as many as the speed asks for.
+  Below 60 trials/s one trial runs per tick; above, as many as the speed asks for
+  (measured with `clock`). `advance(n)` runs n ticks at once: tests drive time with it.
+- A Run stops where w is found to cycle (non-separable data in cyclic order: w at the
+  start of an epoch repeats one P epochs earlier) and says that it will never converge;
+  Step and Next mistake still go on through the cycle.
+- Nothing that fails reaches Qt. New data are applied (simulation and frame built) before
+  the undo command is pushed, so a failure leaves the points as they were and nothing on
+  the stack; an undo or redo that fails drops its command. A failure inside a timer tick
+  pauses the run. Each one is reported to the last-resort handler (`safety`).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -28,16 +37,33 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from simulator.engine import Dataset, Settings, Simulation
 from simulator.ui.frame import Frame, build_frame
+from simulator.ui.safety import report_exception
 
-__all__ = ["SimulationController"]
+__all__ = ["SimulationController", "cycle_text"]
 
 TICK_BUDGET = 0.008  # seconds of engine work per timer tick
 FRAME_INTERVAL_MS = 16
 NEXT_MISTAKE_EPOCHS = 1000  # give up looking for a mistake after this many epochs
 
 
+def cycle_text(sim: Simulation) -> str:
+    """What a found cycle means, in one line (a Run stops there)."""
+    period = sim.cycle_period
+    epochs = "1 epoch" if period == 1 else f"{period} epochs"
+    return (
+        f"w cycles with period {epochs} (found at trial {sim.cycle_found_at}): "
+        f"{sim.rule.title} will never converge on these points."
+    )
+
+
 class _DatasetCommand(QUndoCommand):
-    """One data change, undoable: the controller swaps between two immutable datasets."""
+    """One data change, undoable: the controller swaps between two immutable datasets.
+
+    The controller applies the change before pushing (so a failure pushes nothing); the
+    push's own first `redo` therefore does nothing. A later undo or redo that fails marks
+    the command obsolete, and QUndoStack drops it: the stack never claims a state the
+    window does not show.
+    """
 
     def __init__(
         self,
@@ -50,12 +76,18 @@ class _DatasetCommand(QUndoCommand):
         super().__init__(text)
         self._controller = controller
         self._before, self._after, self._restart = before, after, restart
+        self._applied = True
 
     def redo(self) -> None:
-        self._controller._apply_dataset(self._after, restart=self._restart)
+        if self._applied:
+            self._applied = False
+            return
+        if not self._controller._apply_dataset(self._after, restart=self._restart):
+            self.setObsolete(True)
 
     def undo(self) -> None:
-        self._controller._apply_dataset(self._before, restart=self._restart)
+        if not self._controller._apply_dataset(self._before, restart=self._restart):
+            self.setObsolete(True)
 
 
 class SimulationController(QObject):
@@ -73,8 +105,13 @@ class SimulationController(QObject):
         dataset: Dataset | None = None,
         settings: Settings | None = None,
         parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        tick_budget: float = TICK_BUDGET,
     ) -> None:
         super().__init__(parent)
+        self.clock = clock  # measures the time between ticks for a limited speed
+        self.tick_budget = tick_budget  # seconds of engine work per tick
         self.undo_stack = QUndoStack(self)
         self._settings = settings if settings is not None else Settings()
         self._simulation = Simulation.from_settings(
@@ -86,7 +123,8 @@ class SimulationController(QObject):
         self._speed = math.inf  # trials per second
         self._carry = 0.0
         self._last_tick = 0.0
-        self._announced: tuple[Simulation, int | None, int | None] | None = None
+        self._generation = 0  # counts simulations; never hold an old one (its history)
+        self._announced: tuple[int, int | None, int | None, int | None] | None = None
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._on_tick)
 
@@ -118,48 +156,92 @@ class SimulationController(QObject):
 
     # -- data ------------------------------------------------------------------------------
 
-    def set_dataset(self, dataset: Dataset, text: str = "Load data") -> None:
-        """Replace all points (undoable) and restart the run (any dimension: the window
-        shows d ≠ 2 in its high-dimensional view)."""
-        self._push(text, dataset, restart=True)
+    def set_dataset(self, dataset: Dataset, text: str = "Load data") -> bool:
+        """Replace all points (undoable) and restart the run; False if they cannot be shown.
+        Any dimension: the window shows d ≠ 2 in its high-dimensional view."""
+        return self._push(text, dataset, restart=True)
 
     def add_point(self, x: float, y: float, label: int) -> None:
-        if not (math.isfinite(x) and math.isfinite(y)):
-            return
-        self._push(f"Add {label:+d} point", self.dataset.with_point((x, y), label))
+        if math.isfinite(x) and math.isfinite(y):
+            self._edit(f"Add {label:+d} point", lambda ds: ds.with_point((x, y), label))
 
     def move_point(self, index: int, x: float, y: float) -> None:
-        if not (0 <= index < len(self.dataset) and math.isfinite(x) and math.isfinite(y)):
-            return
-        self._push("Move point", self.dataset.moved(index, (x, y)))
+        if 0 <= index < len(self.dataset) and math.isfinite(x) and math.isfinite(y):
+            self._edit("Move point", lambda ds: ds.moved(index, (x, y)))
 
     def delete_points(self, indices: list[int]) -> None:
         indices = sorted({i for i in indices if 0 <= i < len(self.dataset)})
         if indices:
             text = "Delete point" if len(indices) == 1 else f"Delete {len(indices)} points"
-            self._push(text, self.dataset.without(indices))
+            self._edit(text, lambda ds: ds.without(indices))
 
     def flip_label(self, index: int) -> None:
         if 0 <= index < len(self.dataset):
             label = -int(self.dataset.labels[index])
-            self._push("Flip label", self.dataset.relabelled(index, label))
+            self._edit("Flip label", lambda ds: ds.relabelled(index, label))
 
     def clear(self) -> None:
         if len(self.dataset):
             self._push("Clear", Dataset.empty(), restart=False)
 
-    def _push(self, text: str, after: Dataset, restart: bool = False) -> None:
-        self.undo_stack.push(_DatasetCommand(self, text, self.dataset, after, restart))
+    def _edit(self, text: str, change: Callable[[Dataset], Dataset]) -> bool:
+        """One edit of the points; a point the data refuse (e.g. beyond ±1e150) is reported."""
+        try:
+            after = change(self.dataset)
+        except ValueError as exc:
+            self.problem.emit(f"Not changed: {exc}")
+            return False
+        return self._push(text, after)
 
-    def _apply_dataset(self, dataset: Dataset, restart: bool) -> None:
-        if restart:
-            self._simulation = Simulation.from_settings(dataset, self._settings)
-        else:
-            self._simulation.replace_dataset(dataset)
+    def _push(
+        self,
+        text: str,
+        after: Dataset,
+        restart: bool = False,
+        simulation: Simulation | None = None,
+    ) -> bool:
+        """Apply `after`, then record it on the undo stack; False if it could not be applied."""
+        before = self.dataset
+        if not self._apply_dataset(after, restart, simulation):
+            return False
+        self.undo_stack.push(_DatasetCommand(self, text, before, after, restart))
+        return True
+
+    def _apply_dataset(
+        self, dataset: Dataset, restart: bool, simulation: Simulation | None = None
+    ) -> bool:
+        """Show `dataset`: all or nothing. Build the simulation (unless given) and its frame
+        first; only then replace what the window shows. On failure nothing changes (False)."""
+        try:
+            if simulation is not None:
+                frame = build_frame(simulation)
+            elif restart:
+                simulation = Simulation.from_settings(dataset, self._settings)
+                frame = build_frame(simulation)
+            else:
+                simulation = self._simulation
+                before = simulation.dataset
+                simulation.replace_dataset(dataset)
+                try:
+                    frame = build_frame(simulation)
+                except Exception:
+                    simulation.replace_dataset(before)
+                    raise
+        except Exception as exc:
+            self.problem.emit(f"These points could not be shown ({exc}); nothing was changed.")
+            report_exception(exc)
+            return False
         if len(dataset) == 0:
             self.pause()
+        self._adopt(simulation)
         self.dataset_changed.emit(dataset)
-        self._publish()
+        self._show(frame)
+        return True
+
+    def _adopt(self, simulation: Simulation) -> None:
+        if simulation is not self._simulation:
+            self._generation += 1
+        self._simulation = simulation
 
     # -- settings --------------------------------------------------------------------------------
 
@@ -169,14 +251,17 @@ class SimulationController(QObject):
             return True
         try:
             simulation = Simulation.from_settings(self.dataset, settings)
-        except ValueError as exc:
+            frame = build_frame(simulation)
+        except Exception as exc:
             self.problem.emit(f"Setting not applied: {exc}")
             self.settings_changed.emit(self._settings)  # widgets go back
+            if not isinstance(exc, ValueError):  # the engine refusing a value is no bug
+                report_exception(exc)
             return False
         self._settings = settings
-        self._simulation = simulation
+        self._adopt(simulation)
         self.settings_changed.emit(settings)
-        self._publish()
+        self._show(frame)
         return True
 
     def update_settings(self, **changes: object) -> bool:
@@ -198,7 +283,10 @@ class SimulationController(QObject):
         if not self._can_run():
             return
         self.pause()
-        self._simulation.step()
+        try:
+            self._simulation.step()
+        except Exception as exc:
+            self._fail(exc)
         self._after_run()
 
     def next_mistake(self) -> None:
@@ -225,6 +313,9 @@ class SimulationController(QObject):
         if self._simulation.diverged:
             self.message.emit("Diverged: press Reset (or change a setting) to start again.")
             return
+        if self._simulation.cycle_found_at is not None:
+            self.message.emit(cycle_text(self._simulation) + " Step or Next mistake go on.")
+            return
         self._start("run", 0)
 
     def pause(self) -> None:
@@ -240,9 +331,11 @@ class SimulationController(QObject):
             self.run()
 
     def reset(self) -> None:
-        """Back to trial 0 with the current settings; the points stay."""
+        """Back to trial 0 with the current settings; the points stay.
+
+        The old simulation and its history are dropped (nothing else holds them)."""
         self.pause()
-        self._simulation = Simulation.from_settings(self.dataset, self._settings)
+        self._adopt(Simulation.from_settings(self.dataset, self._settings))
         self._publish()
 
     def seek(self, trial: int) -> None:
@@ -251,11 +344,36 @@ class SimulationController(QObject):
         self._simulation.seek(trial)
         self._publish()
 
+    def load_run(self, simulation: Simulation, text: str = "Open session") -> bool:
+        """Show `simulation` as it is (a session replayed to its trial): its points (one
+        undoable step, as loading data is), its settings and its trial."""
+        self.pause()
+        previous = self._settings
+        self._settings = simulation.settings
+        if not self._push(text, simulation.dataset, restart=True, simulation=simulation):
+            self._settings = previous
+            return False
+        self.settings_changed.emit(self._settings)
+        self._announce()
+        return True
+
     def set_speed(self, trials_per_second: float) -> None:
         """Run speed, from 1 trial/s to math.inf (as fast as possible)."""
         self._speed = max(1.0, float(trials_per_second))
         if self._goal == "run":
             self._timer.setInterval(self._interval())
+
+    def advance(self, ticks: int = 1) -> int:
+        """Do the work of `ticks` timer ticks now (while running); return the trials run.
+
+        The timer does exactly this every frame; tests call it to drive a run without
+        waiting for the clock."""
+        start = self._simulation.trials
+        for _ in range(ticks):
+            if self._goal is None:
+                break
+            self._on_tick()
+        return self._simulation.trials - start
 
     def _can_run(self) -> bool:
         if len(self.dataset) == 0:
@@ -272,7 +390,7 @@ class SimulationController(QObject):
         was_running = self.running
         self._goal, self._goal_target = goal, target
         self._carry = 0.0
-        self._last_tick = time.perf_counter()
+        self._last_tick = self.clock()
         self._timer.start(self._interval())
         if not was_running:
             self.running_changed.emit(True)
@@ -280,54 +398,68 @@ class SimulationController(QObject):
             self._on_tick()  # the short goals usually finish at once
 
     def _on_tick(self) -> None:
-        sim, goal = self._simulation, self._goal
-        if goal is None:
+        if self._goal is None:
             return
-        done = False
+        try:
+            done = self._run_tick()
+        except Exception as exc:
+            self._fail(exc)
+            done = True
+        if done:
+            self.pause()
+        self._after_run()
+
+    def _fail(self, exc: Exception) -> None:
+        """The engine failed mid-run: stop, say so, report it; the points and w stay."""
+        self.pause()
+        self.problem.emit(f"The run stopped: {type(exc).__name__}: {exc}")
+        report_exception(exc)
+
+    def _run_tick(self) -> bool:
+        """One tick of engine work toward the goal; True when the goal is reached."""
+        sim, goal, budget = self._simulation, self._goal, self.tick_budget
         if goal == "run":
             if self._speed < 1000 / FRAME_INTERVAL_MS:
                 count = 1
             elif self._speed == math.inf:
                 count = 1 << 62
             else:
-                now = time.perf_counter()
+                now = self.clock()
                 self._carry += self._speed * (now - self._last_tick)
                 self._last_tick = now
                 count = int(self._carry)
                 self._carry -= count
             if count:
-                sim.run(count, budget_seconds=TICK_BUDGET)
-            done = sim.converged or sim.diverged or sim.cycle_period is not None
-        elif goal == "mistake":
+                sim.run(count, budget_seconds=budget)
+            return sim.converged or sim.diverged or sim.cycle_found_at is not None
+        if goal == "mistake":
             mistakes = sim.mistakes
             sim.run(
                 self._goal_target - sim.trials,
                 stop_on_mistake=True,
-                until_converged=True,
-                budget_seconds=TICK_BUDGET,
+                # Past a cycle the run repeats itself, mistakes too: go on to the next one.
+                until_converged=sim.cycle_found_at is None,
+                budget_seconds=budget,
             )
             found = sim.mistakes > mistakes
             done = found or sim.converged or sim.diverged or sim.trials >= self._goal_target
-            done = done or sim.cycle_period is not None  # run() stops at a cycle
             if done and not found and not sim.diverged:
                 self.message.emit(
                     "No further mistake: "
                     + ("converged." if sim.converged else f"none in {NEXT_MISTAKE_EPOCHS} epochs.")
                 )
-        else:  # epoch
-            sim.run(
-                self._goal_target - sim.trials, until_converged=False, budget_seconds=TICK_BUDGET
-            )
-            done = sim.trials >= self._goal_target
-        if done:
-            self.pause()
-        self._after_run()
+            return done
+        sim.run(self._goal_target - sim.trials, until_converged=False, budget_seconds=budget)
+        return sim.trials >= self._goal_target
 
     def _after_run(self) -> None:
-        """Publish the new state; announce a divergence or convergence once, when it is new."""
-        sim = self._simulation
         self._publish()
-        events = (sim, sim.converged_at, sim.diverged_at)
+        self._announce()
+
+    def _announce(self) -> None:
+        """Announce a divergence or convergence once, when it is new."""
+        sim = self._simulation
+        events = (self._generation, sim.converged_at, sim.diverged_at, sim.cycle_found_at)
         if events == self._announced:
             return
         self._announced = events
@@ -335,7 +467,19 @@ class SimulationController(QObject):
             self.problem.emit(sim.divergence_reason or "The run diverged.")
         elif sim.converged_at is not None:
             self.message.emit(f"Converged at trial {sim.converged_at}.")
+        elif sim.cycle_found_at is not None:
+            self.problem.emit(cycle_text(sim))
 
     def _publish(self) -> None:
-        self._frame = build_frame(self._simulation)
-        self.frame_changed.emit(self._frame)
+        try:
+            frame = build_frame(self._simulation)
+        except Exception as exc:
+            self.pause()
+            self.problem.emit(f"This state could not be drawn: {type(exc).__name__}: {exc}")
+            report_exception(exc)
+            return
+        self._show(frame)
+
+    def _show(self, frame: Frame) -> None:
+        self._frame = frame
+        self.frame_changed.emit(frame)

@@ -1,15 +1,30 @@
 """The main window: plot in the middle, controls and theory on the right, menus, status bar.
 
 It wires views to the controller and owns what only a window has: menus, shortcuts,
-file dialogs, and the question about unsaved points on close. Files are written through
+file dialogs, and the question about unsaved points. Files are written through
 QSaveFile (atomic: a crash mid-save never leaves half a file).
+
+Never losing work, as a teacher meets it:
+
+- New, Open, a preset, Clear and closing ask first when the points are unsaved
+  (Save / Discard / Cancel); Cancel keeps everything as it was. Points are unsaved when
+  they differ from the file they came from or were last saved to (loading a preset
+  counts as saved: it can be loaded again). The learner's settings and the trial reached
+  do not make the points unsaved; the autosave keeps them.
+- Opening and saving run on a worker thread with a progress dialog and Cancel (see
+  `file_tasks`): a million rows never freeze the window.
+- An internal error shows one dialog, keeps the points and the window (see `safety`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
-from PySide6.QtCore import QSaveFile, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -23,16 +38,33 @@ from PySide6.QtWidgets import (
 )
 
 from simulator import __version__
-from simulator.engine import PRESETS, DataFileError, Dataset, Settings, load_dataset, load_preset
+from simulator.engine import (
+    PRESETS,
+    DataFileError,
+    Dataset,
+    Settings,
+    Simulation,
+    load_dataset,
+    load_preset,
+)
+from simulator.engine.session import Session, load_session
+from simulator.ui import preferences
+from simulator.ui.autosave import Autosaver, State, session_text
 from simulator.ui.controller import SimulationController
+from simulator.ui.file_tasks import Outcome, run_in_background, write_atomically
 from simulator.ui.frame import Frame
 from simulator.ui.highdim_view import HighDimView
 from simulator.ui.layout import initial_geometry
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
 from simulator.ui.plot_view import SNAP_STEPS, PlotView
+from simulator.ui.safety import LastResort, report_exception
 from simulator.ui.view_menu import fit_side_panel, shortcuts_html
 
 __all__ = ["MainWindow"]
+
+T = TypeVar("T")
+SESSION_SUFFIX = ".lab.json"
+RESTORE = QMessageBox.StandardButton.Yes  # the recovery question's "Restore" button
 
 _PRESET_TITLES = {
     "and": "AND (4 corners)",
@@ -60,6 +92,10 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self._app_settings = app_settings
         self._path: Path | None = None
+        self._document: str | None = None  # a name for data without a file (a preset)
+        self.last_resort: LastResort | None = None
+        if settings is None and app_settings is not None:
+            settings = preferences.restore_learner(app_settings)
         self.controller = SimulationController(parent=self, settings=settings)
         self.plot = PlotView(self)
         self.controls = ControlPanel(self)
@@ -105,12 +141,21 @@ class MainWindow(QMainWindow):
         if dataset is not None:
             self.controller.set_dataset(dataset, "Load data")
             self.controller.undo_stack.setClean()
+        c = self.controller
         self.plot.set_show_legend(self.legend_action.isChecked())
-        self._on_frame(self.controller.frame)
+        self._on_frame(c.frame)
         self.plot.fit_view()
         self.plot.set_follow(self.follow_action.isChecked())
         self._update_title()
         self.plot.setFocus()
+        if app_settings is not None:
+            preferences.restore_window(app_settings, self)
+        self.autosaver = Autosaver(self.session_state, parent=self)
+        self.autosaver.failed.connect(self._on_problem)
+        for signal in (c.frame_changed, c.dataset_changed, c.settings_changed):
+            signal.connect(self.autosaver.changed)
+        if len(c.dataset):
+            self.autosaver.changed()
 
     # -- actions and menus ---------------------------------------------------------------------
 
@@ -143,6 +188,15 @@ class MainWindow(QMainWindow):
             "Save &As…", self.save_as_dialog, QKeySequence.StandardKey.SaveAs
         )
         file.addActions([self.new_action, self.open_action, self.save_action, self.save_as_action])
+        file.addSeparator()
+        self.open_session_action = self._action(
+            "Open Sess&ion…", self.open_session_dialog, "Ctrl+Shift+O", name="openSessionAction"
+        )
+        self.save_session_action = self._action(
+            "Save Sessio&n…", self.save_session_dialog, "Ctrl+Alt+S", name="saveSessionAction"
+        )
+        file.addActions([self.open_session_action, self.save_session_action])
+        file.addSeparator()
         presets = file.addMenu("&Presets")
         for name in PRESETS:
             presets.addAction(
@@ -172,15 +226,21 @@ class MainWindow(QMainWindow):
             "&Delete point", self.delete_selected, [QKeySequence.StandardKey.Delete, "Backspace"]
         )
         self.flip_action = self._action("&Flip label of point", self.flip_selected, "F")
-        self.clear_action = self._action("&Clear all points", c.clear)
+        self.clear_action = self._action("&Clear all points", self.clear_points)
         edit.addActions([self.delete_action, self.flip_action, self.clear_action])
 
         view = bar.addMenu("&View")
         plot = self.plot
         self.separator_action = self._action(
-            "Optimal separator and &margin", plot.set_show_separator, "M", checkable=True
+            "Optimal separator and &margin",
+            plot.set_show_separator,
+            "M",
+            checkable=True,
+            name="separatorAction",  # named toggles are remembered between runs
         )
-        self.radius_action = self._action("&Radius R", plot.set_show_radius, "R", checkable=True)
+        self.radius_action = self._action(
+            "&Radius R", plot.set_show_radius, "R", checkable=True, name="radiusAction"
+        )
         self.shading_action = self._action(
             "Region &shading (sign of the score)",
             plot.set_show_shading,
@@ -329,68 +389,273 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 15000)
 
     def _update_title(self, *_: object) -> None:
-        name = self._path.name if self._path is not None else "untitled"
+        name = self._path.name if self._path is not None else self._document or "untitled"
         self.setWindowTitle(f"{name}[*] — Linear Classifier Lab")
         self.setWindowModified(not self.controller.undo_stack.isClean())
 
     # -- data files -------------------------------------------------------------------------------
 
-    def new_points(self) -> None:
-        self.controller.set_dataset(Dataset.empty(), "New")
-        self._path = None
-        self.plot.fit_view()
+    def has_unsaved_points(self) -> bool:
+        """Points that are in no file: changed since they were opened or last saved."""
+        return len(self.controller.dataset) > 0 and not self.controller.undo_stack.isClean()
+
+    def confirm_discard(self, doing: str) -> bool:
+        """May the current points go? Asks Save / Discard / Cancel when they are unsaved;
+        True for Discard, or Save once the save succeeded."""
+        if not self.has_unsaved_points():
+            return True
+        self.controller.pause()
+        answer = QMessageBox.question(
+            self,
+            "Unsaved points",
+            f"The points have unsaved changes. Save them before {doing}?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Discard:
+            return True
+        return answer == QMessageBox.StandardButton.Save and self.save()
+
+    def _set_document(self, path: Path | None, name: str | None = None) -> None:
+        """The points now match `path` (or a preset called `name`): they count as saved."""
+        self._path, self._document = path, name
+        self.controller.undo_stack.setClean()
+        if path is not None:
+            preferences.remember_folder(self._app_settings, path)
         self._update_title()
 
-    def load_preset(self, name: str) -> None:
-        self.controller.set_dataset(load_preset(name), f"Preset {name}")
+    def new_points(self) -> bool:
+        if not self.confirm_discard("starting anew"):
+            return False
+        self.controller.set_dataset(Dataset.empty(), "New")
+        self._set_document(None)
+        self.plot.fit_view()
+        return True
+
+    def load_preset(self, name: str) -> bool:
+        title = _PRESET_TITLES.get(name, name)
+        if not self.confirm_discard(f"loading the preset {title}"):
+            return False
+        if not self.controller.set_dataset(load_preset(name), f"Preset {name}"):
+            return False
+        self._set_document(None, name)
         self.plot.fit_view()
         self.statusBar().showMessage(f"Loaded the {name} preset.", 4000)
+        return True
+
+    def clear_points(self) -> bool:
+        """Edit → Clear: remove every point (undoable), after asking if they are unsaved."""
+        if len(self.controller.dataset) == 0:
+            return True
+        if not self.confirm_discard("clearing them"):
+            return False
+        self.controller.clear()
+        return True
 
     def open_file(self, path: str | Path) -> bool:
-        """Load points from a CSV or JSON file; on error show why and keep the current points."""
+        """Load points from a CSV or JSON file on a worker; on error say why and keep the
+        current points. A session file (NAME.lab.json) opens as a session."""
         path = Path(path)
-        try:
-            dataset = load_dataset(path)
-            self.controller.set_dataset(dataset, f"Open {path.name}")
-        except (DataFileError, ValueError) as exc:
-            QMessageBox.critical(self, "Cannot open the file", str(exc))
+        if path.name.endswith(SESSION_SUFFIX):
+            return self.open_session(path)
+        if not self.confirm_discard(f"opening {path.name}"):
             return False
-        self._path = path
-        self.controller.undo_stack.setClean()
-        self._remember_folder(path)
+        settings = self.controller.settings
+
+        def load(cancelled: Callable[[], bool]) -> tuple[Dataset, Simulation | None]:
+            dataset = load_dataset(path)
+            if cancelled():
+                return dataset, None
+            # The costly first look at new data, done here rather than on the GUI thread.
+            simulation = Simulation.from_settings(dataset, settings)
+            simulation.margin_report()
+            dataset.conflicting_pairs()
+            return dataset, simulation
+
+        outcome = run_in_background(self, f"Opening {path.name}…", load)
+        loaded = self._finished(outcome, "Cannot open the file", f"Opening {path.name}")
+        if loaded is None:
+            return False
+        _, simulation = loaded
+        if simulation is None:  # cancelled
+            return False
+        if not self.controller.load_run(simulation, f"Open {path.name}"):
+            return False
+        self._set_document(path)
         self.plot.fit_view()
-        self._update_title()
         return True
 
     def save_to(self, path: str | Path) -> bool:
-        """Write the points as CSV, atomically; on error say why."""
+        """Write the points as CSV, atomically and on a worker; on error say why."""
         path = Path(path)
-        out = QSaveFile(str(path))
-        if not out.open(QSaveFile.OpenModeFlag.WriteOnly):
-            QMessageBox.critical(self, "Cannot save", f"{path}: {out.errorString()}")
+        dataset = self.controller.dataset
+        outcome = run_in_background(
+            self,
+            f"Saving {path.name}…",
+            lambda cancelled: write_atomically(path, dataset.to_csv, cancelled),
+        )
+        if not outcome.ok:
+            self._finished(outcome, "Cannot save", f"Saving {path.name}")
             return False
-        out.write(self.controller.dataset.to_csv().encode("utf-8"))
-        if not out.commit():
-            QMessageBox.critical(self, "Cannot save", f"{path}: {out.errorString()}")
+        self._set_document(path)
+        self.statusBar().showMessage(f"Saved {len(dataset)} points to {path}.", 4000)
+        return True
+
+    def _finished(self, outcome: Outcome[T], title: str, doing: str) -> T | None:
+        """The value of finished file work; None (and the user told why) otherwise."""
+        if outcome.cancelled:
+            self.statusBar().showMessage(f"{doing} was cancelled; nothing changed.", 6000)
+            return None
+        error = outcome.error
+        if error is None:
+            return outcome.value
+        if not isinstance(error, DataFileError | ValueError | OSError):
+            report_exception(error)  # a bug, not a bad file: the last resort reports it
+        QMessageBox.critical(self, title, str(error))
+        return None
+
+    # -- sessions -------------------------------------------------------------------------------
+
+    def open_session(self, path: str | Path, *, session: Session | None = None) -> bool:
+        """Restore a session file: its points, settings and the trial it reached (replayed on
+        a worker, so w is bit for bit what it was). False, and a dialog, if it cannot.
+        `session`: the file's content, already read (by the command line)."""
+        path = Path(path)
+        if not self.confirm_discard(f"opening {path.name}"):
             return False
-        self._path = path
-        self.controller.undo_stack.setClean()
-        self._remember_folder(path)
-        self._update_title()
+
+        def load() -> Session:
+            return session if session is not None else load_session(path)
+
+        if not self._restore(load, path, f"Open {path.name}", "Cannot open the session"):
+            return False
+        self._set_document(path)
+        return True
+
+    def save_session(self, path: str | Path) -> bool:
+        """Write points, settings and the trial reached to a session file, atomically."""
+        path = Path(path)
+        state = self.session_state()
+        outcome = run_in_background(
+            self,
+            f"Saving {path.name}…",
+            lambda cancelled: write_atomically(path, lambda: session_text(state), cancelled),
+        )
+        if not outcome.ok:
+            self._finished(outcome, "Cannot save the session", f"Saving {path.name}")
+            return False
+        self._set_document(path)
         self.statusBar().showMessage(
-            f"Saved {len(self.controller.dataset)} points to {path}.", 4000
+            f"Saved the session (trial {state.trial}, {len(state.dataset)} points) to {path}.",
+            4000,
         )
         return True
 
+    def open_session_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open session", self._folder(), f"Sessions (*{SESSION_SUFFIX});;All files (*)"
+        )
+        if path:
+            self.open_session(path)
+
+    def save_session_dialog(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save session", self._folder(), f"Sessions (*{SESSION_SUFFIX})"
+        )
+        if not path:
+            return False
+        if not path.endswith(SESSION_SUFFIX):
+            path = path.removesuffix(".json") + SESSION_SUFFIX
+        return self.save_session(path)
+
+    def _restore(self, load: Callable[[], Session], path: Path, text: str, title: str) -> bool:
+        """Load a session on a worker, replay it there, and show it (one undo step)."""
+        outcome = run_in_background(self, f"Opening {path.name}…", lambda _: _replayed(load()))
+        replayed = self._finished(outcome, title, f"Opening {path.name}")
+        if replayed is None:
+            return False
+        simulation, note = replayed
+        if not self.controller.load_run(simulation, text):
+            return False
+        self.plot.fit_view()
+        if note is not None:  # the points stay; the class should know w is not the saved one
+            QMessageBox.information(self, "Restored by replaying", f"{path.name}: {note}")
+        return True
+
+    # -- autosave and recovery -------------------------------------------------------------------
+
+    def session_state(self) -> State:
+        """What a session file (and the autosave) keeps of this window, right now."""
+        c = self.controller
+        state = c.simulation.state
+        state.setflags(write=False)
+        return State(c.dataset, c.settings, c.simulation.trials, state)
+
+    def offer_recovery(self) -> bool:
+        """At start: if the last run did not end cleanly, ask whether to restore its
+        autosave (Restore / Discard). True if it was restored."""
+        leftover = self.autosaver.leftover()
+        if leftover is None:
+            return False
+        when = datetime.fromtimestamp(leftover.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Restore your work?",
+            "Linear Classifier Lab did not close properly last time. Restore the points, "
+            f"the learner's settings and the trial reached, as autosaved at {when}?",
+            RESTORE | QMessageBox.StandardButton.Discard,
+            self,
+        )
+        box.setObjectName("recoveryQuestion")
+        box.button(RESTORE).setText("&Restore")
+        box.setDefaultButton(RESTORE)
+        with self.autosaver.held():  # no new autosave may replace the file meanwhile
+            answer = box.exec()
+            box.deleteLater()
+            if answer == RESTORE:
+                return self.recover()
+            self.autosaver.remove()
+        return False
+
+    def recover(self) -> bool:
+        """Restore the autosave of a run that did not end cleanly, without asking
+        (`python main.py --recover`). The points count as unsaved: they are in no file."""
+        leftover = self.autosaver.leftover()
+        if leftover is None:
+            self.statusBar().showMessage("There is no autosave to recover.", 6000)
+            return False
+        with self.autosaver.held():
+            load = partial(load_session, leftover)
+            if self._restore(load, leftover, "Recover autosave", "Cannot restore the autosave"):
+                self._path, self._document = None, "recovered"
+                self._update_title()
+                self.statusBar().showMessage(f"Restored the autosave {leftover}.", 6000)
+                return True
+            # Unreadable: keep it aside (not lost, not asked about at every start).
+            kept = leftover.with_name(datetime.now().strftime("unreadable-%Y%m%d-%H%M%S.lab.json"))
+            leftover.replace(kept)
+            self.statusBar().showMessage(f"The unreadable autosave was kept as {kept}.", 15000)
+            return False
+
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open points", self._folder(), "Points (*.csv *.json);;All files (*)"
+            self,
+            "Open points",
+            self._folder(),
+            f"Points or sessions (*.csv *.json *{SESSION_SUFFIX});;All files (*)",
         )
         if path:
             self.open_file(path)
 
     def save(self) -> bool:
-        return self.save_to(self._path) if self._path is not None else self.save_as_dialog()
+        """Save to the current file (a session file stays a session), or ask where."""
+        if self._path is None:
+            return self.save_as_dialog()
+        if self._path.name.endswith(SESSION_SUFFIX):
+            return self.save_session(self._path)
+        return self.save_to(self._path)
 
     def save_as_dialog(self) -> bool:
         path, _ = QFileDialog.getSaveFileName(
@@ -417,13 +682,26 @@ class MainWindow(QMainWindow):
         lab.activateWindow()
 
     def _folder(self) -> str:
-        if self._app_settings is not None:
-            return str(self._app_settings.value("folder", str(Path.home())))
-        return str(Path.home())
+        return preferences.last_folder(self._app_settings)
 
-    def _remember_folder(self, path: Path) -> None:
-        if self._app_settings is not None:
-            self._app_settings.setValue("folder", str(path.parent))
+    # -- never crash -------------------------------------------------------------------------------
+
+    def _on_internal_error(self) -> None:
+        """First aid on any internal error: stop the run, save the points now."""
+        self.controller.pause()
+        self.autosaver.save()
+
+    def install_last_resort(self) -> LastResort:
+        """Route every uncaught exception to one dialog and a crash report (see `safety`)."""
+        if self.last_resort is None:
+            self.last_resort = LastResort(
+                self,
+                folder=lambda: self.autosaver.folder,
+                on_error=self._on_internal_error,
+                announce=lambda text: self.statusBar().showMessage(text, 15000),
+            )
+            self.last_resort.install()
+        return self.last_resort
 
     # -- editing -----------------------------------------------------------------------------------
 
@@ -465,21 +743,24 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.controller.pause()
-        if self.controller.undo_stack.isClean() or len(self.controller.dataset) == 0:
-            event.accept()
-            return
-        answer = QMessageBox.question(
-            self,
-            "Unsaved points",
-            "Save the points before closing?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        if answer == QMessageBox.StandardButton.Discard or (
-            answer == QMessageBox.StandardButton.Save and self.save()
-        ):
-            event.accept()
-        else:
+        if not self.confirm_discard("closing"):
             event.ignore()
+            return
+        if self._app_settings is not None:
+            preferences.save_learner(self._app_settings, self.controller.settings)
+            preferences.save_window(self._app_settings, self)
+            self._app_settings.sync()
+        if self.last_resort is not None:
+            self.last_resort.uninstall()
+            self.last_resort = None
+        self.autosaver.release()  # a clean exit leaves no autosave behind
+        event.accept()
+
+
+def _replayed(session: Session) -> tuple[Simulation, str | None]:
+    """A session's run replayed to its trial, with its theory computed (worker side), and
+    a line when the replay cannot be the saved run (see `Session.verify`)."""
+    simulation = session.simulation()
+    simulation.margin_report()
+    simulation.dataset.conflicting_pairs()
+    return simulation, session.verify(simulation)

@@ -9,6 +9,18 @@ from PySide6.QtWidgets import QApplication
 from simulator.ui import MainWindow
 
 
+@pytest.fixture(autouse=True)
+def message_boxes(dialogs, monkeypatch):
+    """A QMessageBox built by hand (custom button texts) is recorded like the static ones:
+    `exec` returns `dialogs.answer` instead of waiting for a click."""
+    from PySide6.QtWidgets import QMessageBox
+
+    def answer(box):
+        return dialogs.question(box.parentWidget(), box.windowTitle(), box.text())
+
+    monkeypatch.setattr(QMessageBox, "exec", answer)
+
+
 @pytest.fixture
 def window(qtbot):
     win = MainWindow()

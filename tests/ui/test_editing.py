@@ -191,6 +191,222 @@ def test_closing_with_saved_points_does_not_ask(tmp_path, window, dialogs):
     assert not window.isVisible() and dialogs.shown == []
 
 
+def _replace_points(window, how, tmp_path):
+    if how == "new":
+        return window.new_points()
+    if how == "open":
+        path = tmp_path / "other.csv"
+        path.write_text("x1,x2,label\n5,5,1\n6,6,-1\n")
+        return window.open_file(path)
+    if how == "preset":
+        window.findChild(type(window.new_action), "preset_xor").trigger()
+        return window.controller.dataset == load_preset("xor")
+    window.clear_action.trigger()
+    return len(window.controller.dataset) == 0
+
+
+@pytest.mark.parametrize("how", ["new", "open", "preset", "clear"])
+def test_replacing_unsaved_points_asks_and_cancel_keeps_them(tmp_path, window, dialogs, how):
+    from PySide6.QtWidgets import QMessageBox
+
+    c = window.controller
+    c.add_point(0.5, 0.5, 1)
+    c.add_point(-0.5, 0.5, -1)
+    mine = c.dataset
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    assert not _replace_points(window, how, tmp_path)
+    kind, title, _ = dialogs.shown[-1]
+    assert (kind, title) == ("question", "Unsaved points")
+    assert c.dataset is mine and window.isWindowModified()
+    dialogs.answer = QMessageBox.StandardButton.Discard
+    assert _replace_points(window, how, tmp_path)
+    assert c.dataset != mine and len(dialogs.shown) == 2
+
+
+@pytest.mark.parametrize("how", ["new", "open", "preset", "clear"])
+def test_saved_points_are_replaced_without_a_question(tmp_path, window, dialogs, how):
+    window.controller.add_point(0.5, 0.5, 1)
+    assert window.save_to(tmp_path / "mine.csv")
+    assert _replace_points(window, how, tmp_path)
+    assert dialogs.shown == []
+
+
+def test_answering_save_saves_first_then_replaces(tmp_path, window, dialogs, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    c = window.controller
+    c.add_point(0.5, 0.5, 1)
+    mine = c.dataset
+    target = tmp_path / "kept.csv"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    dialogs.answer = QMessageBox.StandardButton.Save
+    assert window.load_preset("and")
+    assert target.read_text() == mine.to_csv()
+    assert c.dataset == load_preset("and")
+    # A Save that is cancelled in its file dialog cancels the whole action.
+    c.add_point(0.1, 0.1, -1)  # to the preset, which has no file: Save asks where
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: ("", ""))
+    before = c.dataset
+    assert not window.new_points()
+    assert c.dataset is before
+
+
+def test_opened_points_then_edited_ask_on_close_and_on_open(tmp_path, window, dialogs):
+    from PySide6.QtWidgets import QMessageBox
+
+    path = tmp_path / "mine.csv"
+    path.write_text("x1,x2,label\n0,1,1\n2,3,0\n")
+    assert window.open_file(path)
+    window.close()  # unchanged since opened: no question
+    assert dialogs.shown == []
+    window.show()
+    window.controller.add_point(1.0, 1.0, 1)
+    dialogs.answer = QMessageBox.StandardButton.Cancel
+    assert not window.open_file(path)
+    assert len(window.controller.dataset) == 3
+    window.close()
+    assert window.isVisible() and [k for k, *_ in dialogs.shown] == ["question", "question"]
+
+
+def test_undo_back_to_the_saved_points_counts_as_saved(tmp_path, window, dialogs):
+    c = window.controller
+    c.add_point(0.5, 0.5, 1)
+    window.save_to(tmp_path / "p.csv")
+    c.add_point(0.2, 0.5, -1)
+    assert window.has_unsaved_points()
+    c.undo_stack.undo()
+    assert not window.has_unsaved_points()
+    assert window.new_points() and dialogs.shown == []
+
+
+def _progress_dialog(window):
+    from PySide6.QtWidgets import QProgressDialog
+
+    return window.findChild(QProgressDialog, "fileProgress")
+
+
+def _while_busy(qtbot, window, action):
+    """Call `action(dialog)` from inside the nested event loop once the progress dialog
+    shows, and count the timer ticks the window answered meanwhile."""
+    from PySide6.QtCore import QTimer
+
+    seen = {"ticks": 0, "done": False}
+
+    def poll():
+        seen["ticks"] += 1
+        dialog = _progress_dialog(window)
+        if not seen["done"] and dialog is not None and dialog.isVisible():
+            seen["done"] = True
+            action(dialog)
+
+    timer = QTimer(window)
+    timer.timeout.connect(poll)
+    timer.start(5)
+    return seen, timer
+
+
+def _click_cancel(dialog):
+    from PySide6.QtWidgets import QPushButton
+
+    dialog.findChild(QPushButton).click()
+
+
+def test_opening_runs_on_a_worker_and_cancel_keeps_the_points(qtbot, tmp_path, window, monkeypatch):
+    import threading
+
+    from PySide6.QtCore import QThreadPool
+
+    from simulator.ui import file_tasks, main_window
+
+    gate = threading.Event()
+
+    def slow_load(path):
+        assert threading.current_thread() is not threading.main_thread()
+        gate.wait(30)
+        return load_preset("and")
+
+    monkeypatch.setattr(main_window, "load_dataset", slow_load)
+    monkeypatch.setattr(file_tasks, "SHOW_AFTER_MS", 0)
+    window.controller.set_dataset(load_preset("or"))
+    path = tmp_path / "big.csv"
+    path.write_text("x1,x2,label\n0,0,1\n")
+    seen, timer = _while_busy(qtbot, window, _click_cancel)
+    assert not window.open_file(path)  # returns at Cancel, while the worker still waits
+    timer.stop()
+    assert seen["done"] and seen["ticks"] >= 1  # the event loop ran during the load
+    assert window.controller.dataset == load_preset("or")
+    assert "cancelled" in window.statusBar().currentMessage()
+    gate.set()
+    QThreadPool.globalInstance().waitForDone()
+    qtbot.wait(1)  # the late result arrives and is dropped
+    assert window.controller.dataset == load_preset("or")
+
+
+def test_a_slow_open_finishes_with_the_new_points(qtbot, tmp_path, window, monkeypatch):
+    import threading
+
+    from simulator.ui import file_tasks, main_window
+
+    gate = threading.Event()
+    real = main_window.load_dataset
+
+    def slow_load(path):
+        gate.wait(30)
+        return real(path)
+
+    monkeypatch.setattr(main_window, "load_dataset", slow_load)
+    monkeypatch.setattr(file_tasks, "SHOW_AFTER_MS", 0)
+    path = tmp_path / "mine.csv"
+    path.write_text("x1,x2,label\n0,1,1\n2,3,0\n")
+    seen, timer = _while_busy(qtbot, window, lambda dialog: gate.set())
+    assert window.open_file(path)
+    timer.stop()
+    assert seen["done"]
+    assert window.controller.dataset.labels.tolist() == [1, -1]
+    assert _progress_dialog(window) is None or not _progress_dialog(window).isVisible()
+
+
+def test_a_cancelled_save_leaves_the_old_file(qtbot, tmp_path, window, monkeypatch):
+    import threading
+
+    from PySide6.QtCore import QThreadPool
+
+    from simulator.engine import Dataset
+    from simulator.ui import file_tasks
+
+    gate = threading.Event()
+    real = Dataset.to_csv
+
+    def slow_csv(self):
+        gate.wait(30)
+        return real(self)
+
+    monkeypatch.setattr(Dataset, "to_csv", slow_csv)
+    monkeypatch.setattr(file_tasks, "SHOW_AFTER_MS", 0)
+    path = tmp_path / "p.csv"
+    path.write_text("old contents\n")
+    window.controller.set_dataset(load_preset("or"))
+    window.controller.add_point(0.5, 0.5, 1)
+    seen, timer = _while_busy(qtbot, window, _click_cancel)
+    assert not window.save_to(path)
+    timer.stop()
+    assert seen["done"]
+    gate.set()
+    QThreadPool.globalInstance().waitForDone()
+    assert path.read_text() == "old contents\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]  # no temporary left
+    assert window.isWindowModified()
+
+
+def test_starting_with_3d_data_opens_the_high_dimensional_view(qtbot, dialogs):
+    from simulator.ui import MainWindow
+
+    window = MainWindow(Dataset([[0.0, 1.0, 2.0], [1.0, 0.0, 0.0]], [1, -1]))
+    qtbot.addWidget(window)
+    assert window.views.currentWidget() is window.high_dim
+    assert len(window.controller.dataset) == 2 and dialogs.shown == []
+
+
 def test_view_pos_round_trip(window):
     vb = window.plot.getPlotItem().vb
     pos = view_pos(window.plot, 1.25, -0.5)

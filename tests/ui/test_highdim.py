@@ -140,3 +140,20 @@ def test_a_window_can_start_on_high_dimensional_data(qtbot):
     assert window.views.currentWidget() is window.high_dim
     variables = ", ".join(f"x{v}" for v in hidden_disjunction(64, 3, 2))
     assert variables in window.high_dim.note.text()
+
+
+def test_a_high_dimensional_session_saves_and_reopens_at_its_trial(qtbot, window, tmp_path):
+    stream = disjunction_stream(30, 2, 80, seed=5)
+    c = window.controller
+    c.set_settings(Settings(algorithm="winnow", bias=False))
+    c.set_dataset(stream)
+    for _ in range(9):
+        c.step()
+    weights = c.simulation.weights
+    path = tmp_path / "winnow.lab.json"
+    assert window.save_session(path)
+    c.set_dataset(disjunction_stream(12, 1, 10, seed=1))
+    assert window.open_session(path)
+    assert window.views.currentWidget() is window.high_dim
+    assert c.dataset == stream and c.simulation.trials == 9
+    assert np.array_equal(c.simulation.weights, weights)  # replayed bit for bit

@@ -10,6 +10,14 @@ from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.presets import separable
 
 
+def finish(controller, ticks=10_000):
+    """Drive the run tick by tick until it stops (no waiting on the clock)."""
+    while controller.running and ticks:
+        controller.advance(1)
+        ticks -= 1
+    assert not controller.running
+
+
 def test_defaults_of_a_new_window(window):
     s = window.controller.settings
     assert (s.algorithm, s.bias, s.order, s.initial_weights) == ("perceptron", True, "cyclic", None)
@@ -46,7 +54,7 @@ def test_step_button_and_space_run_one_trial_each(qtbot, window):
 def test_run_until_converged_then_stops(qtbot, window):
     window.controller.set_dataset(load_preset("or"))
     qtbot.keyClick(window, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not window.controller.running, timeout=5000)
+    finish(window.controller)
     sim = window.controller.simulation
     assert sim.converged and sim.trials == 24 and sim.mistakes == 9
     assert window.controls.run_button.text() == "Run"
@@ -54,15 +62,15 @@ def test_run_until_converged_then_stops(qtbot, window):
 
 
 def test_pause_stops_a_long_run_and_run_returns_at_once(qtbot, window):
-    window.controller.set_dataset(load_preset("noisy"))  # never converges
-    window.controller.run()
-    assert window.controller.running and window.controls.run_button.text() == "Pause"
-    qtbot.waitUntil(lambda: window.controller.simulation.trials > 1000, timeout=5000)
+    c = window.controller
+    c.set_dataset(load_preset("noisy"))  # never converges
+    c.run()
+    assert c.running and window.controls.run_button.text() == "Pause"
+    c.advance(3)
+    assert c.running and c.simulation.trials > 0
     qtbot.mouseClick(window.controls.run_button, Qt.MouseButton.LeftButton)
-    assert not window.controller.running
-    trials = window.controller.simulation.trials
-    qtbot.wait(100)
-    assert window.controller.simulation.trials == trials
+    assert not c.running and window.controls.run_button.text() == "Run"
+    assert c.advance(10) == 0
 
 
 def test_speed_limits_trials_per_tick(qtbot, window):
@@ -72,26 +80,41 @@ def test_speed_limits_trials_per_tick(qtbot, window):
     assert c.speed == 1.0 and window.controls.speed_text.text() == "1 /s"
     c.run()
     assert c.simulation.trials == 0  # the first trial comes after a second
-    c._timer.timeout.emit()
-    c._timer.timeout.emit()
-    assert c.simulation.trials == 2
+    assert c.advance(2) == 2  # one trial per tick
     c.pause()
+    assert c.advance(5) == 0  # paused: ticks do nothing
     window.controls.speed.setValue(window.controls.speed.maximum())
     assert math.isinf(c.speed) and window.controls.speed_text.text() == "max"
+
+
+def test_a_fast_speed_runs_as_many_trials_as_the_clock_says(window):
+    now = [0.0]  # seconds; binary fractions keep the arithmetic exact
+    c = window.controller
+    c.clock = lambda: now[0]
+    c.set_dataset(load_preset("noisy"))
+    c.set_speed(512)
+    c.run()
+    assert c.simulation.trials == 0  # no time has passed yet
+    now[0] += 1 / 8
+    assert c.advance(1) == 64
+    now[0] += 1 / 1024  # half a trial: carried over to the next tick
+    assert c.advance(1) == 0
+    now[0] += 1 / 1024
+    assert c.advance(1) == 1 and c.simulation.trials == 65
 
 
 def test_next_mistake_and_epoch_keys(qtbot, window):
     window.controller.set_dataset(load_preset("or"))
     window.controller.step()  # trial 1 is a mistake; w = (-1, 0, 0)
     qtbot.keyClick(window, Qt.Key.Key_N)
-    qtbot.waitUntil(lambda: not window.controller.running, timeout=3000)
+    finish(window.controller)
     sim = window.controller.simulation
     assert sim.trials == 2 and sim.mistakes == 2
     qtbot.keyClick(window, Qt.Key.Key_E)
-    qtbot.waitUntil(lambda: not window.controller.running, timeout=3000)
+    finish(window.controller)
     assert sim.trials == 4  # the end of epoch 1
     qtbot.keyClick(window, Qt.Key.Key_N)
-    qtbot.waitUntil(lambda: not window.controller.running, timeout=3000)
+    finish(window.controller)
     assert sim.trials == 5 and sim.trial(5).mistake  # (0,0) is next wrong, by hand
 
 
@@ -118,7 +141,7 @@ def test_divergence_pauses_with_a_message(qtbot, window):
     window.controller.set_settings(Settings(algorithm="adaline", learning_rate=0.5))
     with qtbot.waitSignal(window.controller.problem, timeout=5000) as blocker:
         window.controller.run()
-    qtbot.waitUntil(lambda: not window.controller.running, timeout=5000)
+        finish(window.controller)
     assert "diverged" in blocker.args[0] and "η = 0.5 is too large" in blocker.args[0]
     assert window.theory.status.text().startswith("Diverged")
     assert "diverged" in window.statusBar().currentMessage()
@@ -196,16 +219,39 @@ def test_widgets_refuse_absurd_values(window):
     assert controls.promotion.value() > 1
 
 
-def test_a_run_on_100k_points_is_chunked(qtbot, window):
+def test_a_run_on_100k_points_is_chunked(window):
     big = separable(n=100_000, margin=0.002, seed=3)
-    window.controller.set_dataset(big)
-    window.controller.run()
-    assert window.controller.running  # returned after one budgeted tick, not at the end
-    qtbot.waitUntil(lambda: not window.controller.running, timeout=20_000)
-    assert window.controller.simulation.converged
+    c = window.controller
+    c.tick_budget = 0.0  # a tick ends at its first update, however fast the machine is
+    c.set_dataset(big)
+    c.run()
+    assert c.running  # run() returned after one tick, not at the end
+    first = c.simulation.trials
+    assert 0 < first < len(big)
+    assert 0 < c.advance(1) < len(big) and c.running
+    c.tick_budget = 0.05
+    finish(c)
+    assert c.simulation.converged
     reference = Simulation(big)
     reference.run(10**9)
-    assert np.array_equal(reference.weights, window.controller.simulation.weights)
+    assert np.array_equal(reference.weights, c.simulation.weights)
+
+
+def test_run_stops_when_a_tick_fails_and_keeps_the_points(qtbot, window, monkeypatch):
+    c = window.controller
+    c.set_dataset(load_preset("noisy"))
+    c.set_speed(1)
+    c.run()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(c.simulation, "run", broken)
+    with qtbot.capture_exceptions() as raised, qtbot.waitSignal(c.problem) as told:
+        c.advance(1)
+    assert [type(e[1]) for e in raised] == [RuntimeError]
+    assert "engine bug" in told.args[0] and not c.running
+    assert c.dataset == load_preset("noisy")
 
 
 def test_one_class_alone_trains(window):
@@ -213,3 +259,46 @@ def test_one_class_alone_trains(window):
     window.controller.run()
     assert window.controller.simulation.converged
     assert "One class" in window.theory.status.text() or "Converged" in window.theory.status.text()
+
+
+def test_reset_frees_the_old_history(window):
+    import gc
+    import weakref
+
+    c = window.controller
+    c.set_dataset(load_preset("noisy"))
+    c.simulation.run(20_000)
+    c.step()  # announces and publishes the long run, as a Run would
+    old = weakref.ref(c.simulation)
+    assert old().history_nbytes > 0
+    c.reset()
+    gc.collect()
+    assert old() is None and c.simulation.trials == 0
+
+
+def test_run_on_xor_stops_where_w_cycles_and_says_it_never_converges(qtbot, window):
+    c = window.controller
+    c.set_dataset(load_preset("xor"))
+    with qtbot.waitSignal(c.problem) as told:
+        c.run()
+        finish(c)
+    sim = c.simulation
+    period, found = sim.cycle_period, sim.cycle_found_at
+    assert period is not None and found is not None and sim.trials == found
+    assert not sim.converged and sim.trials < 1000  # not 197,936 mistakes and counting
+    epochs = "1 epoch" if period == 1 else f"{period} epochs"
+    assert f"w cycles with period {epochs}" in told.args[0]
+    assert "never converge" in told.args[0]
+    assert "never converge" in window.theory.status.text()
+    # By hand: w at the start of epoch e + P is w at the start of epoch e.
+    n = len(c.dataset)
+    assert sim.trials % n == 0
+    earlier = sim.trial(sim.trials - period * n + 1).weights_before
+    assert tuple(sim.weights.tolist()) == earlier
+    with qtbot.waitSignal(c.message) as again:
+        c.run()  # a second Run says so at once instead of spinning
+    assert "never converge" in again.args[0] and not c.running
+    mistakes = sim.mistakes
+    c.next_mistake()  # the cycle goes on, mistakes included
+    finish(c)
+    assert sim.mistakes == mistakes + 1 and sim.trial(sim.trials).mistake

@@ -1,0 +1,218 @@
+"""Autosave: the window's points, settings and trial reached, written a moment after any
+change, so a crash or a power cut loses at most `DELAY_MS` of work.
+
+Where: `autosave.lab.json` (a session file) in `data_folder()`, which is
+`$LINEAR_LAB_DATA_DIR` if set, else Qt's AppDataLocation. A clean exit removes the file;
+if it is there at the next start, the last run did not end cleanly.
+
+When: the first change starts a single-shot timer of `DELAY_MS`; changes while it runs
+ride along. So a Run, which changes the trial every frame, is saved every `DELAY_MS`, and
+nothing is written while nothing changes. The file is built and written on a worker thread
+(a million points take seconds to write), atomically through QSaveFile, never two writes
+at once. With very large data the wait grows to `COST_FACTOR` times what the last write
+took (a million points: about a minute), so autosaving never takes more than a small
+share of the machine from the class's run.
+
+Two windows: each running window holds a lock (`QLockFile`) on its own file; the first
+takes `autosave.lab.json`, a second one `autosave-2.lab.json`, and so on. A lock whose
+process died is stale and is taken over, so the next start finds the dead run's file.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
+
+from simulator.engine import Dataset, Settings
+from simulator.engine.session import session_to_json
+from simulator.ui.file_tasks import Job, Outcome, write_atomically
+
+__all__ = [
+    "AUTOSAVE_NAME",
+    "COST_FACTOR",
+    "DELAY_MS",
+    "Autosaver",
+    "State",
+    "data_folder",
+    "session_text",
+]
+
+AUTOSAVE_NAME = "autosave.lab.json"
+DELAY_MS = 2000
+COST_FACTOR = 10
+_SLOTS = 16
+
+
+def data_folder() -> Path:
+    """`$LINEAR_LAB_DATA_DIR`, else Qt's AppDataLocation (e.g. ~/.local/share/...)."""
+    folder = os.environ.get("LINEAR_LAB_DATA_DIR")
+    if folder:
+        return Path(folder)
+    location = QStandardPaths.StandardLocation.AppDataLocation
+    return Path(QStandardPaths.writableLocation(location))
+
+
+@dataclass(frozen=True)
+class State:
+    """What a session keeps: immutable (`rule_state` is a copy), so a worker may write it.
+    `rule_state` lets a restore check that the replay gave the same weights."""
+
+    dataset: Dataset
+    settings: Settings
+    trial: int
+    rule_state: NDArray[np.float64]
+
+
+def session_text(state: State) -> str:
+    """The session file's text for `state` (engine's format, see `engine.session`)."""
+    return session_to_json(state.dataset, state.settings, state.trial, state=state.rule_state)
+
+
+class Autosaver(QObject):
+    """Writes `state()` to this window's autosave file a moment after `changed()`."""
+
+    written = Signal(object)  # Path, after each write
+    failed = Signal(str)  # why a write failed
+
+    def __init__(
+        self,
+        state: Callable[[], State],
+        folder: Path | None = None,
+        parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        super().__init__(parent)
+        self._state = state
+        self.clock = clock  # times each write (on the worker) to space out costly ones
+        self.folder = folder if folder is not None else data_folder()
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DELAY_MS)
+        self.timer.timeout.connect(self.save)
+        self._lock: QLockFile | None = None
+        self.path: Path | None = None
+        self._written: State | None = None
+        self._writing: Job | None = None
+        self._failing = False
+        self._again = False
+        self._held = 0
+        self._claim()
+
+    @property
+    def enabled(self) -> bool:
+        """False when no autosave file could be claimed (an unwritable folder)."""
+        return self.path is not None
+
+    def _claim(self) -> None:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return
+        for slot in range(1, _SLOTS + 1):
+            suffix = "" if slot == 1 else f"-{slot}"
+            lock = QLockFile(str(self.folder / f"autosave{suffix}.lock"))
+            lock.setStaleLockTime(0)  # never stale while its process lives
+            if lock.tryLock(0):
+                self._lock = lock
+                self.path = self.folder / AUTOSAVE_NAME.replace(".lab", f"{suffix}.lab")
+                return
+
+    def leftover(self) -> Path | None:
+        """This slot's file from a run that did not end cleanly, if there is one."""
+        if self.path is not None and self.path.is_file():
+            return self.path
+        return None
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def changed(self) -> None:
+        """Something a teacher would not want to lose changed: write it within DELAY_MS."""
+        if self.enabled and not self.timer.isActive():
+            self.timer.start()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """No writes inside (while the user decides about the leftover file)."""
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if not self._held and self._again:
+                self._again = False
+                self.changed()
+
+    def save(self) -> None:
+        """Write the current state now, on a worker (unless it is already on disk)."""
+        if self.path is None:
+            return
+        if self._held or self._writing is not None:
+            self._again = True  # once the hold ends or the write in flight finishes
+            return
+        state = self._state()
+        if self._written is not None and _same(state, self._written):
+            return
+        if len(state.dataset) == 0:
+            self.remove()  # nothing to lose; an old file would only offer stale points
+            self._written = state
+            return
+        path, clock = self.path, self.clock
+
+        def write(cancelled: Callable[[], bool]) -> float:
+            start = clock()
+            write_atomically(path, lambda: session_text(state))
+            return clock() - start
+
+        job = Job(write)
+        job.signals.finished.connect(lambda outcome: self._done(job, state, outcome))
+        self._writing = job
+        job.start()
+
+    def _done(self, job: Job, state: State, outcome: Outcome[float]) -> None:
+        if job is not self._writing:
+            return  # removed meanwhile (see `remove`)
+        self._writing = None
+        if outcome.error is not None:
+            if not self._failing:  # say it once, not every DELAY_MS of a run
+                self.failed.emit(f"Autosave failed: {outcome.error}")
+            self._failing = True
+        else:
+            self._failing = False
+            self._written = state
+            cost_ms = 1000 * (outcome.value or 0.0)
+            self.timer.setInterval(max(DELAY_MS, round(COST_FACTOR * cost_ms)))
+            self.written.emit(self.path)
+        if self._again:
+            self._again = False
+            self.changed()
+
+    def remove(self) -> None:
+        """Delete this window's autosave file (a clean exit, or the user discarded it);
+        a write in flight is waited for first, so it cannot bring the file back."""
+        self.timer.stop()
+        if self._writing is not None:
+            self._writing.done.wait(60)
+            self._writing = None
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+        self._written = None
+
+    def release(self) -> None:
+        """A clean exit: no file, no lock."""
+        self.remove()
+        if self._lock is not None:
+            self._lock.unlock()
+            self._lock = None
+
+
+def _same(a: State, b: State) -> bool:
+    return a.dataset is b.dataset and a.settings == b.settings and a.trial == b.trial

@@ -1,0 +1,132 @@
+"""Never crash: failures are caught before they reach Qt, and the last resort shows one
+dialog, keeps the points and writes a crash report."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QTimer
+
+from simulator.engine import Dataset, load_preset
+from simulator.engine.session import load_session
+from simulator.ui import controller as controller_module
+from simulator.ui.autosave import AUTOSAVE_NAME
+from simulator.ui.safety import QUIET_SECONDS
+
+
+@pytest.fixture
+def last_resort(window):
+    now = [0.0]
+    handler = window.install_last_resort()
+    handler.clock = lambda: now[0]
+    handler.now = now
+    yield handler
+    handler.uninstall()
+
+
+def _failing_frames(monkeypatch, when):
+    """build_frame raises for the datasets `when` picks (as a theory bug would)."""
+    real = controller_module.build_frame
+
+    def build(sim):
+        if when(sim.dataset):
+            raise FloatingPointError("margin of a degenerate hull")
+        return real(sim)
+
+    monkeypatch.setattr(controller_module, "build_frame", build)
+
+
+def test_a_point_whose_frame_fails_is_refused_and_the_rest_kept(qtbot, window, monkeypatch):
+    c = window.controller
+    c.add_point(0.0, 0.0, 1)
+    c.add_point(1.0, 1.0, -1)
+    before, count = c.dataset, c.undo_stack.count()
+    _failing_frames(monkeypatch, lambda ds: len(ds) > 2)
+    with qtbot.capture_exceptions() as raised, qtbot.waitSignal(c.problem) as told:
+        c.add_point(2.0, 0.0, 1)  # returns: nothing escapes to the caller (or to Qt)
+    assert [type(e[1]) for e in raised] == [FloatingPointError]  # reported once
+    assert "nothing was changed" in told.args[0]
+    assert c.dataset is before and c.undo_stack.count() == count
+    assert window.plot.isVisible() and window.theory.trial.text() == "0"
+
+
+def test_an_undo_that_fails_is_dropped_and_changes_nothing(qtbot, window, monkeypatch):
+    c = window.controller
+    c.add_point(0.0, 0.0, 1)
+    c.add_point(1.0, 1.0, -1)
+    c.add_point(2.0, 0.0, 1)
+    _failing_frames(monkeypatch, lambda ds: len(ds) == 2)
+    with qtbot.capture_exceptions() as raised:
+        window.undo_action.trigger()  # called by Qt, as a key press would
+    assert len(raised) == 1
+    assert len(c.dataset) == 3 and c.undo_stack.count() == 2  # the failed step is gone
+    window.undo_action.trigger()  # the steps before it still undo
+    assert len(c.dataset) == 1
+
+
+def test_tiny_coordinates_raise_nothing(qtbot, window):
+    rng = np.random.default_rng(0)
+    c = window.controller
+    with qtbot.capture_exceptions() as raised:
+        for _ in range(30):
+            x, y = rng.normal(size=2) * 1e-8
+            c.add_point(float(x), float(y), 1 if x + y > 0 else -1)
+        c.run()
+    assert len(c.dataset) == 30 and raised == []
+    assert window.theory.gamma.text() not in ("", "—")
+
+
+def test_one_dialog_for_a_burst_of_errors_and_a_report(
+    qtbot, window, dialogs, last_resort, data_folder
+):
+    c = window.controller
+    c.set_dataset(load_preset("noisy"))
+    c.set_speed(1)
+    c.run()
+    window.autosaver.timer.stop()  # so only the last resort can write the autosave below
+    errors = []
+
+    def broken():
+        errors.append(1)
+        raise ZeroDivisionError("from a timer")
+
+    storm = QTimer(window)
+    storm.timeout.connect(broken)
+    storm.start(0)
+    qtbot.waitUntil(lambda: last_resort.errors >= 150, timeout=20_000)
+    storm.stop()
+    shown = [d for d in dialogs.shown if d[0] == "critical"]
+    assert len(shown) == 1 and shown[0][1] == "Something went wrong"
+    assert "ZeroDivisionError: from a timer" in shown[0][2] and "points are kept" in shown[0][2]
+    assert not c.running  # a failing timer does not fail again and again
+    assert c.dataset == load_preset("noisy")
+    autosave = data_folder / AUTOSAVE_NAME  # the last resort saved the points
+    assert not window.autosaver.timer.isActive()
+    qtbot.waitUntil(autosave.exists, timeout=10_000)
+    assert load_session(autosave).dataset == load_preset("noisy")
+    report = last_resort.report_path
+    assert report is not None and report.parent == data_folder
+    text = report.read_text()
+    assert "Traceback" in text and "ZeroDivisionError: from a timer" in text
+    assert "PySide6" in text and "NumPy" in text and "Python" in text
+    assert text.count("Traceback") == 21  # the first, then 20 more: a storm adds little
+    assert text.count("and another ZeroDivisionError") == 100
+    assert "internal errors, the last ZeroDivisionError" in window.statusBar().currentMessage()
+    # Later, once the quiet period is over, a new error gets a dialog and a report again.
+    last_resort.now[0] += QUIET_SECONDS + 1
+    QTimer.singleShot(0, lambda: c.simulation.run(-1))  # a ValueError inside the event loop
+    qtbot.waitUntil(lambda: len([d for d in dialogs.shown if d[0] == "critical"]) == 2)
+    assert last_resort.report_path != report
+
+
+def test_an_error_in_the_run_pauses_with_one_dialog(qtbot, window, dialogs, last_resort):
+    c = window.controller
+    c.set_dataset(Dataset([[0.0, 1.0], [1.0, 0.0]], [1, -1]))
+    c.step()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    c.simulation.step = broken
+    c.step()
+    c.step()
+    assert [d[0] for d in dialogs.shown] == ["critical"]
+    assert c.simulation.trials == 1 and len(c.dataset) == 2
