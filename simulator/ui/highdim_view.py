@@ -173,7 +173,6 @@ class HighDimView(QWidget):
             color="#222222",
             size="13px",
         )
-        plot.getAxis("left").setTicks(_power_ticks(heights) if self.log_scale else None)
         theta = frame.snapshot.threshold
         show_theta = theta > 0 and self.log_scale
         self.threshold_line.setVisible(show_theta)
@@ -185,6 +184,7 @@ class HighDimView(QWidget):
         top = max(float(heights.max(initial=0.0)), math.log2(theta) if show_theta else 0.0)
         low = min(float(heights.min(initial=0.0)), 0.0)
         span = max(top - low, 1.0)
+        plot.getAxis("left").setTicks(_power_ticks(low, top) if self.log_scale else None)
         plot.setXRange(positions[0] - 0.6, positions[-1] + 0.6, padding=0)
         plot.setYRange(low - 0.05 * span, top + 0.22 * span, padding=0)  # the legend's row
 
@@ -217,7 +217,7 @@ class HighDimView(QWidget):
         shown = bound is not None and math.isfinite(bound) and bound > 0
         self._bound_label.setVisible(shown)
         # k stays readable: a bound far above it is named at the top instead of drawn there.
-        right = max(float(s.trials), 1.0)
+        right = max(float(s.trials), 10.0)
         drawn = shown and bound is not None and bound <= 5.0 * max(s.mistakes, 4)
         top = 1.12 * max(bound, s.mistakes) if drawn and bound is not None else 1.15 * s.mistakes
         top = max(top, 10.0)
@@ -234,9 +234,9 @@ class HighDimView(QWidget):
         plot.setYRange(0, top, padding=0)
 
 
-def _power_ticks(heights: np.ndarray) -> list[list[tuple[float, str]]]:
-    low = math.floor(float(heights.min(initial=0.0)))
-    high = math.ceil(float(heights.max(initial=0.0)))
+def _power_ticks(bottom: float, top: float) -> list[list[tuple[float, str]]]:
+    """Ticks at powers of 2 from 2^bottom to 2^top, for an axis of log₂ w."""
+    low, high = math.floor(bottom), math.ceil(top)
     step = max(1, math.ceil((high - low) / 8))
     ticks = []
     for e in range(low - low % step, high + 1, step):
