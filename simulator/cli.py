@@ -42,6 +42,7 @@ from simulator.export.checks import (
     prepare_folder,
 )
 from simulator.export.interrupt import StopFlag, catch_signals, exit_status, ignore_signals
+from simulator.export.lab import LabOptions, add_lab_parser, lab_options
 from simulator.export.options import (
     EVERY,
     FPS_RANGE,
@@ -61,8 +62,22 @@ _DEFAULTS = Settings()
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a bad argument in one line (no usage block) and exits 2."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.learner_actions: list[argparse.Action] = []  # the window's learner options
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def names_a_learner_option(argv: Sequence[str]) -> bool:
+    """Whether the window's command line names any learner option (if it does not, the
+    window starts with the learner settings it remembers from last time)."""
+    parser = build_parser()
+    for action in parser.learner_actions:
+        action.default = argparse.SUPPRESS
+    probe = parser.parse_args(argv)
+    return any(hasattr(probe, action.dest) for action in parser.learner_actions)
 
 
 class UsageError(Exception):
@@ -139,7 +154,7 @@ def _initial_weights(text: str) -> str | tuple[float, ...]:
 _ALIASES = {"η": "--eta", "α": "--alpha", "θ": "--theta"}
 
 
-def _add_rule_parameters(group: argparse._ArgumentGroup) -> None:
+def _add_rule_parameters(group: argparse._ArgumentGroup) -> list[argparse.Action]:
     """One option per rule parameter (asked of the rule classes, so a new rule's
     parameters appear here by themselves), with each rule's default in the help."""
     seen: dict[str, list[str]] = {}
@@ -148,6 +163,7 @@ def _add_rule_parameters(group: argparse._ArgumentGroup) -> None:
         for parameter in rule.parameters:
             parameters.setdefault(parameter.name, parameter)
             seen.setdefault(parameter.name, []).append(f"{rule.title} {parameter.default_text}")
+    actions = []
     for name, parameter in parameters.items():
         defaults = ", ".join(seen[name])
         flags = [parameter.flag]
@@ -162,10 +178,14 @@ def _add_rule_parameters(group: argparse._ArgumentGroup) -> None:
         else:
             kwargs["type"] = _number
             kwargs["metavar"] = parameter.symbol
-        group.add_argument(*flags, **kwargs)
+        actions.append(group.add_argument(*flags, **kwargs))
+    return actions
 
 
-def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: str | None) -> None:
+def _add_learner_options(
+    parser: argparse.ArgumentParser, *, dataset_default: str | None
+) -> list[argparse.Action]:
+    """The data and learner options; returns the learner's actions."""
     data = parser.add_argument_group("data")
     data.add_argument(
         "--dataset",
@@ -174,59 +194,65 @@ def _add_learner_options(parser: argparse.ArgumentParser, *, dataset_default: st
         help=f"a preset ({', '.join(PRESETS)}) or a .csv/.json file (x1,x2,label)",
     )
     rule = parser.add_argument_group("learner")
-    rule.add_argument(
+    actions: list[argparse.Action] = []
+
+    def add(*flags: str, **kwargs: Any) -> None:
+        actions.append(rule.add_argument(*flags, **kwargs))
+
+    add(
         "--algorithm",
         choices=list(ALGORITHMS),
         default=_DEFAULTS.algorithm,
         help=f"the update rule (default {_DEFAULTS.algorithm})",
     )
-    _add_rule_parameters(rule)
-    rule.add_argument(
+    actions.extend(_add_rule_parameters(rule))
+    add(
         "--tie",
         choices=TIES,
         help="what a score of exactly 0 means: an undecided mistake (the perceptron's "
         "default), +1 (Winnow's \"+ iff w·x >= θ\") or -1; default: the rule's own",
     )
-    rule.add_argument(
+    add(
         "--no-bias",
         dest="bias",
         action="store_false",
         help="no constant feature 1 (the boundary passes through the origin)",
     )
-    rule.add_argument(
+    add(
         "--preprocessing",
         choices=PREPROCESSINGS,
         default=_DEFAULTS.preprocessing,
         help=f"feature preprocessing (default {_DEFAULTS.preprocessing})",
     )
-    rule.add_argument(
+    add(
         "--order",
         choices=ORDERS,
         default=_DEFAULTS.order,
         help="cyclic: dataset order; random: a fresh permutation each epoch",
     )
-    rule.add_argument(
+    add(
         "--seed",
         type=_non_negative_int,
         default=_DEFAULTS.seed,
         help=f"seed for the random order and random initial weights (default {_DEFAULTS.seed})",
     )
-    rule.add_argument(
+    add(
         "--initial-weights",
         type=_initial_weights,
         default="default",
         metavar="W",
         help="default, zeros, ones, random, or numbers: 0.5,1,-1",
     )
+    return actions
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     parser = _Parser(
         prog=PROG,
         description="Linear Classifier Lab: watch the Perceptron, Winnow and Adaline learn.",
         epilog=f"Export frames without a window: {PROG} export --help",
     )
-    _add_learner_options(parser, dataset_default=None)
+    parser.learner_actions = _add_learner_options(parser, dataset_default=None)
     window = parser.add_argument_group("window")
     window.add_argument(
         "--screenshot",
@@ -252,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="wait this long before --screenshot (default 1)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{export}", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="{export,lab}", parser_class=_Parser)
     export = commands.add_parser(
         "export",
         help="write animation frames (PNG, GIF, MP4) without a window",
@@ -331,6 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
         "and Novikoff's proof (A_k >= k >= B_k) where it applies, else the loss or the weights",
     )
     export.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_lab_parser(commands)
     return parser
 
 
@@ -339,7 +366,7 @@ class Command:
     """A checked command line: what to run, as typed values."""
 
     dataset: Dataset | None
-    settings: Settings
+    settings: Settings | None  # None: the window's remembered settings (none were given)
     export: ExportOptions | None = None  # None: open the window
     quiet: bool = False
     screenshot: Path | None = None
@@ -347,6 +374,7 @@ class Command:
     session_file: Path | None = None  # --session: the file, and what it holds
     session: Session | None = None
     recover: bool = False
+    lab: LabOptions | None = None  # the Winnow lab (`lab`): no window, no dataset
 
 
 def resolve_dataset(spec: str) -> Dataset:
@@ -437,20 +465,19 @@ def _export_options(options: argparse.Namespace, dataset: Dataset | None) -> Exp
 def parse(argv: Sequence[str] | None = None) -> Command:
     """Parse and check `argv`; exits with one line on stderr when something is wrong
     (2 for a bad argument or data file, 1 for a place the export cannot write to)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     options = parser.parse_args(argv)
     exporting = options.command == "export"
-    prog = f"{PROG} export" if exporting else PROG
+    prog = f"{PROG} {options.command}" if options.command else PROG
     try:
+        if options.command == "lab":
+            return Command(None, _DEFAULTS, lab=lab_options(options))
         dataset = resolve_dataset(options.dataset) if options.dataset else None
         settings = _settings(options, dataset)
         if exporting:
             return Command(
                 dataset, settings, _export_options(options, dataset), quiet=options.quiet
-            )
-        if dataset is not None and dataset.dimension != 2:
-            raise UsageError(
-                f"the window shows 2-D data; {options.dataset} has {dataset.dimension} coordinates"
             )
         session = _session(options)
     except CannotWrite as exc:
@@ -459,7 +486,7 @@ def parse(argv: Sequence[str] | None = None) -> Command:
         parser.exit(2, f"{prog}: error: {exc}\n")
     return Command(
         dataset,
-        settings,
+        settings if names_a_learner_option(argv) else None,
         screenshot=options.screenshot,
         screenshot_delay=options.screenshot_delay,
         session_file=options.session,
@@ -480,11 +507,6 @@ def _session(options: argparse.Namespace) -> Session | None:
         session = load_session(options.session)
     except DataFileError as exc:
         raise UsageError(f"--session: {exc}") from None
-    if session.dataset.dimension != 2:
-        raise UsageError(
-            f"the window shows 2-D data; {options.session} has "
-            f"{session.dataset.dimension} coordinates"
-        )
     return session
 
 
@@ -513,10 +535,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit:
         ignore_signals()
         raise
+    if command.lab is not None:
+        from simulator.export.lab import lab_main
+
+        try:
+            return lab_main(command.lab, stop=stop)
+        finally:
+            ignore_signals()
     if command.export is not None:
         from simulator.export.headless import export_main
 
-        assert command.dataset is not None  # parse() insists
+        assert command.dataset is not None and command.settings is not None  # parse() insists
         try:
             return export_main(
                 command.dataset, command.settings, command.export, quiet=command.quiet, stop=stop

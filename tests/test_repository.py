@@ -46,3 +46,12 @@ def test_the_command_line_checks_arguments_before_importing_qt():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_window_keeps_its_remembered_settings_unless_the_command_line_names_some():
+    from simulator.cli import parse
+
+    assert parse(["--dataset", "or"]).settings is None
+    assert parse(["--dataset", "or", "--algorithm", "perceptron"]).settings is not None
+    assert parse(["--no-bias"]).settings.bias is False
+    assert parse(["--dataset", "or", "--eta", "0.5"]).settings.learning_rate == 0.5

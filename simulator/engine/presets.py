@@ -5,6 +5,14 @@
 - ``separable``: random points in [-1, 1]² split by a random line, none closer to it than
   ``margin`` (measured in the input plane), seeded.
 - ``noisy``: two overlapping Gaussian clouds, seeded, guaranteed not linearly separable.
+- ``disjunction``: the CMU 15-859(B) setting for Winnow: 400 boolean examples over 64
+  variables labelled by a hidden OR of 3 of them (Winnow: at most 2 + 3·3·(1 + 6) = 65
+  mistakes). High-dimensional: the window shows it in its high-dimensional view.
+- ``unl-disjunction``: the UNL CSCE 970 example x₅ ∨ x₉ ∨ x₁₂ over 150 variables, 300
+  examples (Winnow: at most 2 + 9(1 + log₂ 150) ≈ 76 mistakes).
+
+The two disjunction streams are `lab.disjunction_stream`s: each variable is on with
+probability 1 − 2^(−1/3), so about half the examples are positive.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator.engine.dataset import Dataset
+from simulator.engine.lab import disjunction_stream
 from simulator.engine.theory import margin_report_for
 
 __all__ = ["PRESETS", "iris_path", "load_preset"]
@@ -79,6 +88,16 @@ def noisy(n: int = 40, seed: int = 0) -> Dataset:
             return Dataset(points, labels)
 
 
+def disjunction() -> Dataset:
+    """CMU 15-859(B): 400 examples over x1…x64, labelled by a hidden OR of 3 of them."""
+    return disjunction_stream(64, 3, 400, seed=0)
+
+
+def unl_disjunction() -> Dataset:
+    """UNL CSCE 970: x5 ∨ x9 ∨ x12 over 150 boolean variables, 300 examples."""
+    return disjunction_stream(150, 3, 300, seed=0, variables=(5, 9, 12))
+
+
 PRESETS: dict[str, Callable[[], Dataset]] = {
     "and": lambda: _boolean((-1, -1, -1, 1)),
     "or": lambda: _boolean((-1, 1, 1, 1)),
@@ -86,6 +105,8 @@ PRESETS: dict[str, Callable[[], Dataset]] = {
     "iris": iris,
     "separable": separable,
     "noisy": noisy,
+    "disjunction": disjunction,
+    "unl-disjunction": unl_disjunction,
 }
 
 

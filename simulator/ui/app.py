@@ -74,8 +74,8 @@ def run_app(
     `screenshot`: save what the screen shows of the window after `screenshot_delay`
     seconds, then quit. `session` (read from `session_file`): open it. `recover`: restore
     the autosave of a run that did not end cleanly; without it the window asks (unless
-    it only takes a screenshot). Default settings mean "none given": the window starts
-    with the settings it remembers from last time.
+    it only takes a screenshot). `settings` None means none were given: the window
+    starts with the settings it remembers from last time.
     """
     import pyqtgraph as pg
 
@@ -92,8 +92,7 @@ def run_app(
 
     from simulator.ui.main_window import MainWindow
 
-    remembered = settings is None or settings == Settings()
-    window = MainWindow(dataset, None if remembered else settings, app_settings=QSettings())
+    window = MainWindow(dataset, settings, app_settings=QSettings())
     window.install_last_resort()
     first_paint = _FirstPaint()
     window.installEventFilter(first_paint)

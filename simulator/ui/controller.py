@@ -56,13 +56,6 @@ def cycle_text(sim: Simulation) -> str:
     )
 
 
-def _not_2d(dataset: Dataset) -> str:
-    return (
-        f"the window shows 2-D data; these points have {dataset.dimension} "
-        "coordinates (use the engine or `export` for other dimensions)"
-    )
-
-
 class _DatasetCommand(QUndoCommand):
     """One data change, undoable: the controller swaps between two immutable datasets.
 
@@ -165,10 +158,7 @@ class SimulationController(QObject):
 
     def set_dataset(self, dataset: Dataset, text: str = "Load data") -> bool:
         """Replace all points (undoable) and restart the run; False if they cannot be shown.
-
-        Raises ValueError for data that are not 2-D (the caller says so to the user)."""
-        if dataset.dimension != 2:
-            raise ValueError(_not_2d(dataset))
+        Any dimension: the window shows d ≠ 2 in its high-dimensional view."""
         return self._push(text, dataset, restart=True)
 
     def add_point(self, x: float, y: float, label: int) -> None:
@@ -368,9 +358,6 @@ class SimulationController(QObject):
     def load_run(self, simulation: Simulation, text: str = "Open session") -> bool:
         """Show `simulation` as it is (a session replayed to its trial): its points (one
         undoable step, as loading data is), its settings and its trial."""
-        if simulation.dataset.dimension != 2:
-            self.problem.emit(_not_2d(simulation.dataset))
-            return False
         self.pause()
         previous = self._settings
         self._settings = simulation.settings

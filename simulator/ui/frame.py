@@ -24,6 +24,7 @@ from simulator.engine import (
     Simulation,
     Snapshot,
 )
+from simulator.engine.lab import disjunction_variables
 from simulator.ui.trace import Trace, trace_of
 
 __all__ = [
@@ -56,6 +57,11 @@ class Frame:
     status: str
     boundary_note: str | None
     trace: Trace  # the road here: mistakes, the proof's A_k and B_k, losses (trace.py)
+    # d ≠ 2 (the high-dimensional view): the variables (from 1) of the largest OR the
+    # boolean data allow, so their weights can stand out; None when there is no such OR.
+    relevant: tuple[int, ...] | None = None
+    # The trials (from 1) of the mistakes up to this moment, read-only (k against the trial).
+    mistake_trials: NDArray[np.int64] | None = None
 
 
 def format_number(value: float | None, digits: int = 6) -> str:
@@ -153,6 +159,8 @@ def build_frame(sim: Simulation) -> Frame:
         status=status_text(sim, snapshot, report),
         boundary_note=note,
         trace=trace_of(sim),
+        relevant=disjunction_variables(sim.dataset) if sim.dataset.dimension != 2 else None,
+        mistake_trials=sim.mistake_trials()[: snapshot.mistakes],
     )
 
 

@@ -99,6 +99,12 @@ _TIPS = (
 
 
 def _vector(values: tuple[float, ...]) -> str:
+    """A vector as text; beyond 12 entries the first 8, "…", and the last 2 (with how many
+    there are), so that a row of high-dimensional data stays readable and quick."""
+    if len(values) > 12:
+        head = ", ".join(format_number(v) for v in values[:8])
+        tail = ", ".join(format_number(v) for v in values[-2:])
+        return f"({head}, … {len(values) - 10} more …, {tail})"
     return "(" + ", ".join(format_number(v) for v in values) + ")"
 
 

@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QScrollArea,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -52,6 +53,7 @@ from simulator.ui.autosave import Autosaver, State, session_text
 from simulator.ui.controller import SimulationController
 from simulator.ui.file_tasks import Outcome, run_in_background, write_atomically
 from simulator.ui.frame import Frame
+from simulator.ui.highdim_view import HighDimView
 from simulator.ui.layout import initial_geometry
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
 from simulator.ui.plot_view import SNAP_STEPS, PlotView
@@ -72,6 +74,8 @@ _PRESET_TITLES = {
     "iris": "Iris: setosa vs the rest",
     "separable": "Random separable",
     "noisy": "Random noisy (not separable)",
+    "disjunction": "Winnow: an OR of 3 of 64 variables (15-859)",
+    "unl-disjunction": "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)",
 }
 
 
@@ -117,8 +121,13 @@ class MainWindow(QMainWindow):
         column.addWidget(self.plot, 1)
         column.addWidget(self.time.timeline)
         column.addWidget(self.explanation)
+        # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view.
+        self.high_dim = HighDimView(self)
+        self.views = QStackedWidget(objectName="centralViews")
+        self.views.addWidget(plot_column)
+        self.views.addWidget(self.high_dim)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.time.around(plot_column))
+        splitter.addWidget(self.time.around(self.views))  # charts and ledger below either view
         splitter.addWidget(scroll)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
@@ -132,10 +141,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.controls.sync(self.controller.settings)
         self.controller.set_speed(self.controls.speed_value())
-        if dataset is not None and dataset.dimension != 2:
-            text = _not_2d(dataset)  # one dialog once the window is up, not a traceback
-            QTimer.singleShot(0, lambda: QMessageBox.critical(self, "Cannot show the points", text))
-        elif dataset is not None:
+        if dataset is not None:
             self.controller.set_dataset(dataset, "Load data")
             self.controller.undo_stack.setClean()
         c = self.controller
@@ -328,6 +334,12 @@ class MainWindow(QMainWindow):
             ]
         )
 
+        tools = bar.addMenu("&Tools")
+        self.lab_action = self._action(
+            "&Winnow vs Perceptron lab…", self.open_lab, name="labAction"
+        )
+        tools.addAction(self.lab_action)
+
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(
             self._action(
@@ -366,9 +378,15 @@ class MainWindow(QMainWindow):
     # -- painting ------------------------------------------------------------------------------
 
     def _on_frame(self, frame: Frame) -> None:
-        self.plot.show_frame(frame)
+        plane = frame.dataset.dimension == 2
+        self.views.setCurrentIndex(0 if plane else 1)
+        self.export_action.setEnabled(plane)  # frames are drawn on the plane
+        if plane:
+            self.plot.show_frame(frame)
+            self.explanation.show_frame(frame)
+        else:
+            self.high_dim.show_frame(frame)
         self.theory.show_frame(frame)
-        self.explanation.show_frame(frame)
         self.controls.show_frame(frame)
         self.controls.set_can_run(
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
@@ -455,7 +473,7 @@ class MainWindow(QMainWindow):
 
         def load(cancelled: Callable[[], bool]) -> tuple[Dataset, Simulation | None]:
             dataset = load_dataset(path)
-            if dataset.dimension != 2 or cancelled():
+            if cancelled():
                 return dataset, None
             # The costly first look at new data, done here rather than on the GUI thread.
             simulation = Simulation.from_settings(dataset, settings)
@@ -467,9 +485,8 @@ class MainWindow(QMainWindow):
         loaded = self._finished(outcome, "Cannot open the file", f"Opening {path.name}")
         if loaded is None:
             return False
-        dataset, simulation = loaded
-        if simulation is None:
-            QMessageBox.critical(self, "Cannot open the file", f"{path.name}: {_not_2d(dataset)}")
+        _, simulation = loaded
+        if simulation is None:  # cancelled
             return False
         if not self.controller.load_run(simulation, f"Open {path.name}"):
             return False
@@ -567,9 +584,6 @@ class MainWindow(QMainWindow):
         if replayed is None:
             return False
         simulation, note = replayed
-        if simulation.dataset.dimension != 2:
-            QMessageBox.critical(self, title, f"{path.name}: {_not_2d(simulation.dataset)}")
-            return False
         if not self.controller.load_run(simulation, text):
             return False
         self.plot.fit_view()
@@ -665,6 +679,15 @@ class MainWindow(QMainWindow):
 
         ExportDialog(self.controller, self).open()
 
+    def open_lab(self) -> None:
+        """Tools → Winnow vs Perceptron lab: one lab window, raised when asked again."""
+        from simulator.ui.lab_window import LabWindow
+
+        lab = self.findChild(LabWindow, "labWindow") or LabWindow(self)
+        lab.show()
+        lab.raise_()
+        lab.activateWindow()
+
     def _folder(self) -> str:
         return preferences.last_folder(self._app_settings)
 
@@ -748,10 +771,3 @@ def _replayed(session: Session) -> tuple[Simulation, str | None]:
     simulation.margin_report()
     simulation.dataset.conflicting_pairs()
     return simulation, session.verify(simulation)
-
-
-def _not_2d(dataset: Dataset) -> str:
-    return (
-        f"the window shows 2-D data; these points have {dataset.dimension} coordinates "
-        "(the engine and `python main.py export` work in any dimension)"
-    )

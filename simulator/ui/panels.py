@@ -67,9 +67,20 @@ WIDEST_COUNT = "8888888888"  # trials and mistakes: up to ten digits
 GAUGE_RESERVE = "88888 of at most 888888"  # the gauge's room until a longer text comes
 
 
+MAX_WEIGHTS_SHOWN = 12  # beyond (d > 2), the high-dimensional view's bars show them all
+
+
+def _weights_text(weights: tuple[float, ...]) -> str:
+    """w as numbers; past MAX_WEIGHTS_SHOWN, the first ones and how many there are."""
+    if len(weights) <= MAX_WEIGHTS_SHOWN:
+        return format_vector(weights)
+    return format_vector(weights[:MAX_WEIGHTS_SHOWN]) + f", … ({len(weights):,} in all)"
+
+
 def _weights_reserve(n: int) -> str:
     """Room for n weights of six significant digits, until longer ones come."""
-    return ", ".join(["-8.88888"] * n)
+    shown = min(n, MAX_WEIGHTS_SHOWN)
+    return ", ".join(["-8.88888"] * shown) + ("" if n == shown else f", … ({n:,} in all)")
 
 
 _BOUND_NAMES = {"novikoff": "R²/γ*²", "winnow-disjunction": "2 + 3r(1 + log₂ n)"}
@@ -653,7 +664,7 @@ class TheoryPanel(QWidget):
         self.trial.setText(str(s.trials))
         self.epoch.setText(str(s.epoch))
         self._hold_room(frame)
-        self.weights.setText(format_vector(s.weights))
+        self.weights.setText(_weights_text(s.weights))
         adaline = frame.adaline
         self.adaline.setVisible(adaline is not None)
         if adaline is not None:
@@ -680,7 +691,7 @@ class TheoryPanel(QWidget):
         a longer one comes (rarely: numbers grow in digits), and start afresh with new data
         or settings."""
         key = (frame.dataset, frame.settings, len(frame.snapshot.weights))
-        weights = format_vector(frame.snapshot.weights)
+        weights = _weights_text(frame.snapshot.weights)
         gauge = self.gauge.text()
         if key != self._reserve_key:
             self._reserve_key = key

@@ -351,6 +351,11 @@ class PlotView(pg.PlotWidget):
 
     # -- painting ---------------------------------------------------------------------------
 
+    @property
+    def hint_visible(self) -> bool:
+        """Whether the "click to add points" hint shows (only on empty data)."""
+        return self._hint.isVisible()
+
     def show_frame(self, frame: Frame) -> None:
         """Paint `frame` (cheap when only the learner moved: points are set once per dataset)."""
         self._frame = frame

@@ -31,8 +31,8 @@ def _frames(window, count=30):
     controller, viewport = window.controller, window.plot.viewport()
 
     def frame():
-        controller.simulation.run(100, until_converged=False)
-        controller._publish()
+        controller.simulation.run(99, until_converged=False)
+        controller.step()  # the 100th trial, then the frame goes to every view
         viewport.repaint()
 
     return frame

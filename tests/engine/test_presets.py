@@ -1,6 +1,10 @@
+import math
+
+import numpy as np
 import pytest
 
-from simulator.engine import PRESETS, load_preset, margin_report
+from simulator.engine import PRESETS, Simulation, load_preset, margin_report
+from simulator.engine.lab import consistent_disjunction, hidden_disjunction
 from simulator.engine.presets import noisy, separable
 
 
@@ -39,4 +43,35 @@ def test_random_presets_keep_their_promise_for_every_seed(seed):
 def test_unknown_preset():
     with pytest.raises(ValueError, match="unknown preset 'circle'"):
         load_preset("circle")
-    assert set(PRESETS) == {"and", "or", "xor", "iris", "separable", "noisy"}
+    assert set(PRESETS) == {
+        "and",
+        "or",
+        "xor",
+        "iris",
+        "separable",
+        "noisy",
+        "disjunction",
+        "unl-disjunction",
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "n", "examples", "variables"),
+    [
+        ("disjunction", 64, 400, hidden_disjunction(64, 3, 0)),
+        ("unl-disjunction", 150, 300, (5, 9, 12)),
+    ],
+)
+def test_the_disjunction_presets_of_the_notes(name, n, examples, variables):
+    ds = load_preset(name)
+    assert (len(ds), ds.dimension) == (examples, n) and len(variables) == 3
+    X = ds.points
+    assert np.all((X == 0) | (X == 1))
+    assert np.array_equal(ds.labels == 1, X[:, [v - 1 for v in variables]].any(axis=1))
+    assert consistent_disjunction(ds) == variables  # the data pin the hidden OR down
+    assert 0.4 < ds.count(1) / len(ds) < 0.6
+    # Winnow in the notes' setting gets the notes' bound, and keeps to it.
+    sim = Simulation(ds, "winnow", bias=False)
+    assert sim.mistake_bound() == pytest.approx(2 + 3 * 3 * (1 + math.log2(n)))
+    sim.run(50 * examples)
+    assert sim.converged and sim.mistakes <= sim.mistake_bound()

@@ -147,7 +147,6 @@ def test_open_a_file(tmp_path, window):
     [
         ("x1,x2,label\n0,1,1\n0,oops,1\n", "line 3: 'oops' in column 'x2' is not a number"),
         ("x1,x2\n0,1\n", "no 'label' column"),
-        ("x1,x2,x3,label\n0,1,2,1\n", "the window shows 2-D data"),
         ("x1,x2,label\n0,1,5\n", "line 2: label '5'"),
     ],
 )
@@ -399,15 +398,13 @@ def test_a_cancelled_save_leaves_the_old_file(qtbot, tmp_path, window, monkeypat
     assert window.isWindowModified()
 
 
-def test_starting_with_3d_data_says_so_in_one_dialog(qtbot, dialogs):
+def test_starting_with_3d_data_opens_the_high_dimensional_view(qtbot, dialogs):
     from simulator.ui import MainWindow
 
     window = MainWindow(Dataset([[0.0, 1.0, 2.0], [1.0, 0.0, 0.0]], [1, -1]))
     qtbot.addWidget(window)
-    qtbot.waitUntil(lambda: len(dialogs.shown) == 1)
-    kind, _, text = dialogs.shown[0]
-    assert kind == "critical" and "3 coordinates" in text
-    assert len(window.controller.dataset) == 0
+    assert window.views.currentWidget() is window.high_dim
+    assert len(window.controller.dataset) == 2 and dialogs.shown == []
 
 
 def test_view_pos_round_trip(window):

@@ -182,9 +182,9 @@ def test_empty_data_shows_undefined_numbers(window):
         window.theory.margin,
     ):
         assert label.text() == "—"
-    assert window.plot._hint.isVisible()
+    assert window.plot.hint_visible
     window.controller.add_point(0.5, 0.5, 1)
-    assert not window.plot._hint.isVisible()
+    assert not window.plot.hint_visible
 
 
 def _calls_to_repaint_mistakes(view, n):

@@ -25,8 +25,8 @@ def test_ctrl_o_and_ctrl_s_go_through_the_file_dialogs(qtbot, window, tmp_path, 
     window.controller.add_point(0.5, 0.5, 1)
     target = tmp_path / "out"  # Save As adds .csv
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    window._path = None
-    qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    shift_ctrl = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(window, Qt.Key.Key_S, shift_ctrl)  # Save As: asks where
     saved = tmp_path / "out.csv"
     assert saved.read_text() == window.controller.dataset.to_csv()
     window.controller.add_point(-0.5, 0.5, -1)
@@ -79,7 +79,7 @@ def test_a_new_action_is_listed_without_editing_the_help(window, dialogs):
 
 def test_menus_are_complete(window):
     titles = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
-    assert list(titles) == ["File", "Edit", "View", "Run", "Help"]
+    assert list(titles) == ["File", "Edit", "View", "Run", "Tools", "Help"]
     file_items = [a.text().replace("&", "") for a in titles["File"].actions() if a.text()]
     for item in ("New", "Open…", "Save", "Save As…", "Presets", "Export frames…", "Quit"):
         assert item in file_items

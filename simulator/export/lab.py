@@ -1,0 +1,311 @@
+"""`python main.py lab ...`: the Winnow lab without a window.
+
+Writes the CSV `n,rule,mistakes,bound` (plus `exact_bound` with --exact), optionally the
+chart as a PNG (drawn by the window's own `ScalingChart`, on Qt's offscreen platform) and
+each stream as `disjunction_n{n}.csv`. Qt is loaded only for --plot, after all the work.
+
+Every file appears whole or not at all (written beside its target, then renamed). A write
+that fails exits 1 with one line; the command line has checked the arguments already.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import signal
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simulator.engine import Dataset
+from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
+from simulator.export.checks import prepare_folder
+from simulator.export.interrupt import StopFlag, exit_status
+
+__all__ = [
+    "PLOT_SIZE",
+    "LabOptions",
+    "add_lab_parser",
+    "lab_main",
+    "lab_options",
+    "results_csv",
+    "stream_csv",
+    "stream_file_name",
+]
+
+PROG = "linear-classifier-lab lab"
+PLOT_SIZE = (1280, 720)
+
+
+@dataclass(frozen=True, slots=True)
+class LabOptions:
+    """A checked `lab` command: what to race and where the results go."""
+
+    plan: LabPlan
+    out: Path
+    plot: Path | None = None
+    save_data: Path | None = None
+    quiet: bool = False
+
+
+def add_lab_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The `lab` subcommand and its options (checked by `lab_options`)."""
+    lab = commands.add_parser(
+        "lab",
+        help="race Winnow and the perceptron on r-of-n disjunctions (CSV, PNG)",
+        description=(
+            "Why Winnow wins when most features are irrelevant: for each n, a stream of "
+            "boolean examples labelled by a hidden OR of r of the n variables; each rule sees "
+            "it once and its mistakes are written beside its bound (Winnow 2 + 3r(1 + log₂ n), "
+            "the perceptron (4r + 1)·R²). Needs no display."
+        ),
+    )
+    lab.add_argument(
+        "--n",
+        dest="sizes",
+        default="8,32,128,512,2048",
+        metavar="N,N,...",
+        help="numbers of variables, comma-separated (default 8,32,128,512,2048)",
+    )
+    lab.add_argument(
+        "--r", dest="relevant", default="2", metavar="R", help="relevant variables (default 2)"
+    )
+    lab.add_argument(
+        "--examples", default="2000", metavar="M", help="examples per stream (default 2000)"
+    )
+    lab.add_argument("--seed", dest="lab_seed", default="0", metavar="S", help="seed (default 0)")
+    lab.add_argument(
+        "--rules",
+        default=",".join(LAB_RULES),
+        metavar="RULE,...",
+        help=f"the rules to race (default {','.join(LAB_RULES)})",
+    )
+    lab.add_argument(
+        "--until-converged",
+        action="store_true",
+        help="pass over the stream again and again until a pass has no mistake",
+    )
+    lab.add_argument(
+        "--max-epochs",
+        default="100",
+        metavar="E",
+        help="cap on the passes for --until-converged (default 100)",
+    )
+    lab.add_argument(
+        "--exact",
+        action="store_true",
+        help="also the perceptron's exact R²/γ*² (column exact_bound; slow beyond a few "
+        "hundred variables)",
+    )
+    lab.add_argument(
+        "--out", required=True, type=Path, metavar="CSV", help="results: n,rule,mistakes,bound"
+    )
+    lab.add_argument("--plot", type=Path, metavar="PNG", help="also draw mistakes against n")
+    lab.add_argument(
+        "--save-data",
+        type=Path,
+        metavar="DIR",
+        help="also write each stream as DIR/disjunction_n{n}.csv (x1…xn,label)",
+    )
+    lab.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _whole(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{what} must be a whole number, not {text!r}") from None
+
+
+def _file_target(path: Path, flag: str, suffix: str | None = None) -> None:
+    if suffix is not None and path.suffix.lower() != suffix:
+        raise ValueError(f"{flag} {path}: the file name must end in {suffix}")
+    if path.is_dir():
+        raise ValueError(f"{flag} {path}: is a folder; give a file name")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValueError(f"{flag} {path}: no such folder {parent}")
+    if not os.access(parent, os.W_OK):
+        raise ValueError(f"{flag} {path}: the folder {parent} is not writable")
+
+
+def lab_options(options: argparse.Namespace) -> LabOptions:
+    """The checked `lab` command; a ValueError says, in one line, what is wrong."""
+    sizes = tuple(
+        _whole(part.strip(), "each n") for part in options.sizes.split(",") if part.strip()
+    )
+    rules = tuple(part.strip() for part in options.rules.split(",") if part.strip())
+    plan = LabPlan(
+        sizes=sizes,
+        relevant=_whole(options.relevant, "--r"),
+        examples=_whole(options.examples, "--examples"),
+        seed=_whole(options.lab_seed, "--seed"),
+        rules=rules,
+        until_converged=options.until_converged,
+        max_epochs=_whole(options.max_epochs, "--max-epochs"),
+        exact=options.exact,
+    )
+    _file_target(options.out, "--out")
+    if options.plot is not None:
+        _file_target(options.plot, "--plot", ".png")
+        if options.plot.resolve() == options.out.resolve():
+            raise ValueError("--plot and --out name the same file")
+    if options.save_data is not None:
+        try:
+            prepare_folder(options.save_data)
+        except ValueError as exc:
+            raise ValueError(f"--save-data {options.save_data}: {exc}") from None
+    return LabOptions(
+        plan=plan,
+        out=options.out,
+        plot=options.plot,
+        save_data=options.save_data,
+        quiet=options.quiet,
+    )
+
+
+class LabWriteError(Exception):
+    """A result file could not be written; the message names it and says why."""
+
+
+def stream_file_name(n: int) -> str:
+    return f"disjunction_n{n}.csv"
+
+
+def stream_csv(stream: Dataset) -> str:
+    """The stream as CSV: header x1…xn,label, then 0/1 values and the label −1/+1."""
+    if not np.all((stream.points == 0.0) | (stream.points == 1.0)):
+        raise ValueError("a disjunction stream holds only 0 and 1")
+    m, n = stream.points.shape
+    # Each row is "b1,b2,…,bn," then the label: one character per bit and comma, in bulk.
+    cells = np.full((m, 2 * n), ord(","), dtype=np.uint8)
+    cells[:, 0::2] = stream.points.astype(np.uint8) + ord("0")
+    rows = [
+        line.decode("ascii") + f"{label}\n"
+        for line, label in zip(map(bytes, cells), stream.labels.tolist(), strict=True)
+    ]
+    return ",".join((*stream.names, "label")) + "\n" + "".join(rows)
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else repr(float(value))
+
+
+def results_csv(result: LabResult) -> str:
+    """CSV `n,rule,mistakes,bound` (and `exact_bound` when the plan asked for it).
+
+    An empty bound means no bound applies to that rule (Balanced Winnow).
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    exact = result.plan.exact
+    writer.writerow(["n", "rule", "mistakes", "bound", *(["exact_bound"] if exact else [])])
+    for n, rule, mistakes, bound, exact_bound in result.rows():
+        row = [str(n), rule, str(mistakes), _number(bound)]
+        writer.writerow(row + ([_number(exact_bound)] if exact else []))
+    return out.getvalue()
+
+
+def _write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+    """Call write(temporary path) beside `path`, then rename it over `path`."""
+    try:
+        handle, name = tempfile.mkstemp(
+            prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent
+        )
+        os.close(handle)
+    except OSError as exc:
+        raise LabWriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    temporary = Path(name)
+    try:
+        write(temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise LabWriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except LabWriteError:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _write_text(path: Path, text: str) -> None:
+    _write_atomically(path, lambda p: p.write_text(text, encoding="utf-8"))
+
+
+def _plot(result: LabResult, path: Path) -> None:
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before Qt loads: same pixels, any machine
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])  # noqa: F841 - keep alive
+    from simulator.ui.lab_charts import ScalingChart, render_chart
+
+    width, height = PLOT_SIZE
+    chart = ScalingChart(scale=height / 560)
+    try:
+        plan = result.plan
+        chart.show_races(
+            result.races,
+            title=(
+                f"Mistakes against n: r = {plan.relevant} relevant, "
+                f"{plan.examples:,} examples, seed {plan.seed}"
+            ),
+        )
+        image = render_chart(chart, width, height)
+
+        def save(temporary: Path) -> None:
+            if not image.save(str(temporary), "PNG"):
+                raise LabWriteError(f"cannot write {path}: the PNG could not be saved")
+
+        _write_atomically(path, save)
+    finally:
+        chart.close()
+        chart.deleteLater()
+
+
+def lab_main(options: LabOptions, *, stop: StopFlag | None = None) -> int:
+    """Run the lab and write its files; 0 on success, 1 when a file cannot be written,
+    128 + the signal when `stop` is set (by SIGINT or SIGTERM) before the end."""
+    plan = options.plan
+
+    def say(text: str) -> None:
+        if not options.quiet:
+            print(f"{PROG}: {text}", file=sys.stderr)
+
+    def finished(race: Race, stream: Dataset) -> None:
+        parts = [
+            f"{r.title} {r.mistakes}" + (f" (bound {r.bound:.6g})" if r.bound is not None else "")
+            for r in race.results
+        ]
+        say(
+            f"n = {race.n}: {', '.join(parts)}; hidden OR of "
+            f"{' ∨ '.join(f'x{v}' for v in race.variables)} ({race.seconds:.2f} s)"
+        )
+        if options.save_data is not None:
+            _write_text(options.save_data / stream_file_name(race.n), stream_csv(stream))
+
+    try:
+        result = run_lab(plan, on_race=finished, should_stop=None if stop is None else stop.is_set)
+        _write_text(options.out, results_csv(result))
+        say(f"wrote {options.out}")
+        if options.plot is not None:
+            _plot(result, options.plot)
+            say(f"wrote {options.plot}")
+    except LabWriteError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"{PROG}: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except (LabCancelled, KeyboardInterrupt):
+        print(f"{PROG}: stopped; the files written so far are whole", file=sys.stderr)
+        signum = stop.signal if stop is not None else None
+        return exit_status(signum or signal.SIGINT)
+    return 0

@@ -1,0 +1,274 @@
+"""The view for data with d ≠ 2 coordinates, where the plane cannot show the points.
+
+It paints `Frame`s like the plane does: the weights as bars (bias first when there is
+one), the variables of the data's OR, if any, in their own colour so they stand out; the
+mistake count k against the trial with the bound that applies; and the latest trial in one
+line. Stepping and running go on as usual through the side panel.
+
+When every weight is positive (Winnow from w₀ = 1) the bars show log₂ w, rising from
+w = 1 for a promoted variable and falling for a demoted one, with θ as a dashed line;
+otherwise they show w from 0. The mistakes chart draws the frame's mistake trials
+exactly: k steps up by one at each mistake trial.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+
+from simulator.engine import Dataset
+from simulator.ui import style
+from simulator.ui.frame import Frame, format_number
+from simulator.ui.lab_charts import count_text, staircase
+
+__all__ = ["HighDimView"]
+
+RELEVANT = "#0072B2"
+OTHER = "#9A9A9A"
+BIAS = "#111111"
+
+
+def _pen(colour: str, width: float, dash: bool = False) -> pg.QtGui.QPen:
+    pen = pg.mkPen(colour, width=width)
+    if dash:
+        pen.setStyle(Qt.PenStyle.DashLine)
+    pen.setCosmetic(True)
+    return pen
+
+
+class _Chart(pg.PlotWidget):
+    def __init__(self, name: str, bottom: str, left: str, legend: bool = True) -> None:
+        super().__init__(background=style.BACKGROUND)
+        self.setObjectName(name)
+        item = self.getPlotItem()
+        item.showGrid(x=False, y=True, alpha=0.25)
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        labels = {"color": "#222222", "font-size": "13px"}
+        item.setLabel("bottom", bottom, **labels)
+        item.setLabel("left", left, **labels)
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).setPen(pg.mkPen("#444444"))
+            item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
+        if legend:  # one row along the top, right-aligned; the y range leaves room for it
+            self.legend = item.addLegend(offset=(-10, 6), labelTextColor="#222222", colCount=3)
+            self.legend.setBrush(pg.mkBrush(255, 255, 255, 225))
+            self.legend.setPen(pg.mkPen("#BBBBBB"))
+
+
+class HighDimView(QWidget):
+    """Weights as bars, k against the trial, and the latest trial, for d ≠ 2."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("highDimView")
+        self.note = QLabel(objectName="highDimNote")
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("QLabel { color: #333333; padding: 4px 8px; }")
+
+        self.bars = _Chart("weightsBars", "feature: variable number", "weight w")
+        self._relevant_bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=RELEVANT, pen=None)
+        self._other_bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=OTHER, pen=None)
+        self._bias_bar = pg.BarGraphItem(x=[], height=[], width=0.8, brush=BIAS, pen=None)
+        self.threshold_line = pg.InfiniteLine(angle=0, pen=_pen("#111111", 1.5, dash=True))
+        self._threshold_label = pg.TextItem("", color="#111111", anchor=(0, 1))
+        for graphic in (self._other_bars, self._relevant_bars, self._bias_bar):
+            self.bars.addItem(graphic)
+        self._legend_key: tuple[bool, bool] | None = None
+        self.bars.addItem(self.threshold_line, ignoreBounds=True)
+        self.bars.addItem(self._threshold_label, ignoreBounds=True)
+        self.bars.getPlotItem().addLine(y=0, pen=pg.mkPen("#444444", width=1))
+
+        self.mistakes_chart = _Chart("highDimMistakesChart", "trial", "mistakes k", legend=False)
+        self.k_curve = self.mistakes_chart.plot([], [], pen=_pen("#D55E00", 2.5))
+        self.bound_line = pg.InfiniteLine(angle=0, pen=_pen("#D55E00", 1.5, dash=True))
+        self._bound_label = pg.TextItem("", color="#D55E00", anchor=(1, 1))
+        self.mistakes_chart.addItem(self.bound_line, ignoreBounds=True)
+        self.mistakes_chart.addItem(self._bound_label, ignoreBounds=True)
+
+        self.explanation = QLabel(objectName="highDimExplanation")
+        self.explanation.setWordWrap(True)
+        self.explanation.setTextFormat(Qt.TextFormat.RichText)
+        font = self.explanation.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.explanation.setFont(font)
+        self.explanation.setStyleSheet(
+            "QLabel { background: #FFFFFF; border-top: 1px solid #CCCCCC; padding: 6px 10px; }"
+        )
+        self.explanation.setMinimumHeight(3 * self.explanation.fontMetrics().lineSpacing() + 12)
+
+        charts = QSplitter(Qt.Orientation.Vertical)
+        charts.addWidget(self.bars)
+        charts.addWidget(self.mistakes_chart)
+        charts.setStretchFactor(0, 3)
+        charts.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.note)
+        layout.addWidget(charts, 1)
+        layout.addWidget(self.explanation)
+
+        self._dataset: Dataset | None = None
+        self.log_scale = False
+
+    # -- painting ------------------------------------------------------------------------------
+
+    def show_frame(self, frame: Frame) -> None:
+        """Paint `frame` (the controller's; this view never asks the simulation)."""
+        ds = frame.dataset
+        if ds is not self._dataset:
+            self._dataset = ds
+            self.note.setText(self._note_text(frame))
+        self._paint_bars(frame)
+        self._paint_mistakes(frame)
+        self.explanation.setText(explain_briefly(frame))
+
+    @staticmethod
+    def _note_text(frame: Frame) -> str:
+        ds = frame.dataset
+        text = (
+            f"The plane shows 2-D data; these {len(ds):,} points have {ds.dimension:,} "
+            "coordinates, so they are shown by their weights and mistakes instead."
+        )
+        if frame.relevant is not None:
+            text += (
+                f" Labelled by an OR of {len(frame.relevant)} variable"
+                f"{'s' if len(frame.relevant) != 1 else ''} "
+                f"({', '.join(f'x{v}' for v in frame.relevant[:8])}"
+                f"{', …' if len(frame.relevant) > 8 else ''}): their bars are blue."
+            )
+        return text
+
+    def _paint_bars(self, frame: Frame) -> None:
+        weights = np.asarray(frame.snapshot.weights, dtype=float)
+        bias = frame.settings.bias
+        d = frame.dataset.dimension
+        positions = np.arange(0 if bias else 1, d + 1, dtype=float)
+        if weights.shape[0] != positions.shape[0]:  # a frame of another shape: draw nothing
+            weights = np.zeros(positions.shape[0])
+        finite = weights[np.isfinite(weights)]
+        self.log_scale = bool(finite.size) and bool(np.all(finite > 0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            heights = np.log2(weights) if self.log_scale else weights.copy()
+        heights[~np.isfinite(heights)] = 0.0
+        relevant = np.zeros(positions.shape[0], dtype=bool)
+        if frame.relevant is not None:
+            relevant[[v - (0 if bias else 1) for v in frame.relevant]] = True
+        variable = positions > 0
+        self._relevant_bars.setOpts(x=positions[relevant], height=heights[relevant])
+        rest = variable & ~relevant
+        self._other_bars.setOpts(x=positions[rest], height=heights[rest])
+        self._bias_bar.setOpts(x=positions[~variable], height=heights[~variable])
+        self._relevant_bars.setVisible(bool(relevant.any()))
+        self._set_legend(bool(relevant.any()), bias)
+        plot = self.bars.getPlotItem()
+        plot.setLabel(
+            "left",
+            "weight w (log₂: bars rise from w = 1)" if self.log_scale else "weight w",
+            color="#222222",
+            size="13px",
+        )
+        theta = frame.snapshot.threshold
+        show_theta = theta > 0 and self.log_scale
+        self.threshold_line.setVisible(show_theta)
+        self._threshold_label.setVisible(show_theta)
+        if show_theta:
+            self.threshold_line.setValue(math.log2(theta))
+            self._threshold_label.setText(f"θ = {format_number(theta)}")
+            self._threshold_label.setPos(float(positions[0]) - 0.5, math.log2(theta))
+        top = max(float(heights.max(initial=0.0)), math.log2(theta) if show_theta else 0.0)
+        low = min(float(heights.min(initial=0.0)), 0.0)
+        span = max(top - low, 1.0)
+        plot.getAxis("left").setTicks(_power_ticks(low, top) if self.log_scale else None)
+        plot.setXRange(positions[0] - 0.6, positions[-1] + 0.6, padding=0)
+        plot.setYRange(low - 0.05 * span, top + 0.22 * span, padding=0)  # the legend's row
+
+    def _set_legend(self, relevant: bool, bias: bool) -> None:
+        """Name the kinds of bars present (rebuilt only when they change)."""
+        if self._legend_key == (relevant, bias):
+            return
+        self._legend_key = (relevant, bias)
+        legend = self.bars.legend
+        legend.clear()
+        if relevant:
+            legend.addItem(self._relevant_bars, "variables of the data's OR")
+        legend.addItem(self._other_bars, "other variables" if relevant else "variables")
+        if bias:
+            legend.addItem(self._bias_bar, "bias (feature 0)")
+        self.bars.getPlotItem().setLabel(
+            "bottom",
+            "feature: variable number" + (" (0 is the bias)" if bias else ""),
+            color="#222222",
+            size="13px",
+        )
+
+    def _paint_mistakes(self, frame: Frame) -> None:
+        s = frame.snapshot
+        mistakes = frame.mistake_trials
+        if mistakes is None:  # a frame made without the run's history: k is not known
+            mistakes = np.zeros(0, dtype=np.int64)
+        self.k_curve.setData(*staircase(mistakes, s.trials))
+        bound = frame.mistake_bound
+        shown = bound is not None and math.isfinite(bound) and bound > 0
+        self._bound_label.setVisible(shown)
+        # k stays readable: a bound far above it is named at the top instead of drawn there.
+        right = max(float(s.trials), 10.0)
+        drawn = shown and bound is not None and bound <= 5.0 * max(s.mistakes, 4)
+        top = 1.12 * max(bound, s.mistakes) if drawn and bound is not None else 1.15 * s.mistakes
+        top = max(top, 10.0)
+        self.bound_line.setVisible(drawn)
+        if shown and bound is not None:
+            self.bound_line.setValue(bound)
+            self._bound_label.setText(
+                f"bound {count_text(bound)}" + ("" if drawn else " (above the chart)")
+            )
+            self._bound_label.setPos(right, bound if drawn else top)
+            self._bound_label.setAnchor((1, 1) if drawn else (1, 0))
+        plot = self.mistakes_chart.getPlotItem()
+        plot.setXRange(0, right, padding=0.02)
+        plot.setYRange(0, top, padding=0)
+
+
+def _power_ticks(bottom: float, top: float) -> list[list[tuple[float, str]]]:
+    """Ticks at powers of 2 from 2^bottom to 2^top, for an axis of log₂ w."""
+    low, high = math.floor(bottom), math.ceil(top)
+    step = max(1, math.ceil((high - low) / 8))
+    ticks = []
+    for e in range(low - low % step, high + 1, step):
+        ticks.append((float(e), format_number(2.0**e) if -6 <= e <= 16 else f"2^{e}"))
+    return [ticks]
+
+
+def explain_briefly(frame: Frame) -> str:
+    """The latest trial in one or two lines: which example, the score, what changed."""
+    trial = frame.snapshot.last_trial
+    if trial is None:
+        return "No trial yet. Step (Space) shows one example to the learner."
+    rule = frame.rule
+
+    def number(value: float) -> str:
+        return format_number(value, 4)
+
+    verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided (s = 0)"}[trial.prediction]
+    outcome = "<b>mistake</b>" if trial.mistake else "correct"
+    active = sum(1 for v in trial.point if v != 0)
+    head = (
+        f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index}, "
+        f"y = {'+1' if trial.y > 0 else '−1'}, {active} of {len(trial.point)} coordinates "
+        "non-zero."
+    )
+    changed = sum(
+        1 for a, b in zip(trial.weights_after, trial.weights_before, strict=True) if a != b
+    )
+    if changed:
+        update = f"{rule.update_formula}: {changed} weight{'s' if changed != 1 else ''} changed."
+    elif trial.mistake:
+        update = "No weight changed."
+    else:
+        update = "No update: w stays."
+    return f"{head}<br>{rule.explain_score(trial.score, number)}: {verdict}, {outcome}. {update}"

@@ -1,0 +1,159 @@
+"""Data with d ≠ 2 coordinates open in the window's high-dimensional view and run as usual."""
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from simulator.engine import Dataset, Settings, Simulation, load_preset
+from simulator.engine.lab import disjunction_stream, hidden_disjunction
+from simulator.ui import MainWindow
+
+
+def twenty_coordinates(tmp_path):
+    rng = np.random.default_rng(4)
+    points = rng.normal(size=(40, 20))
+    labels = np.where(points @ rng.normal(size=20) + 0.2 > 0, 1, -1)
+    path = tmp_path / "twenty.csv"
+    path.write_text(Dataset(points, labels).to_csv())
+    return path, Dataset(points, labels)
+
+
+def bar_heights(bars):
+    """(x, height) of every bar item in the weights chart, sorted by x."""
+    pairs = []
+    for item in bars.getPlotItem().items:
+        opts = getattr(item, "opts", {})
+        if "height" in opts and item.isVisible() and opts["x"] is not None:
+            xs, heights = np.asarray(opts["x"]).tolist(), np.asarray(opts["height"]).tolist()
+            pairs += zip(xs, heights, strict=True)
+    return sorted(pairs)
+
+
+def test_a_20_coordinate_csv_opens_and_steps(qtbot, window, tmp_path, dialogs):
+    path, data = twenty_coordinates(tmp_path)
+    assert window.open_file(path)
+    assert dialogs.shown == []  # no error dialog
+    assert window.views.currentWidget() is window.high_dim
+    assert not window.plot.isVisible() and window.high_dim.isVisible()
+    note = window.high_dim.note.text()
+    assert "plane shows 2-D data" in note and "20 coordinates" in note
+    assert not window.export_action.isEnabled()  # frames are drawn on the plane
+    for _ in range(3):
+        qtbot.mouseClick(window.controls.step_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    reference = Simulation(data)
+    trials = [reference.step() for _ in range(4)]
+    c = window.controller
+    assert c.simulation.trials == 4 and window.theory.trial.text() == "4"
+    assert window.theory.mistakes.text() == str(reference.mistakes)
+    # Bars: the bias then x1…x20, as the engine's weights (linear: they can be negative).
+    heights = bar_heights(window.high_dim.bars)
+    assert [x for x, _ in heights] == list(range(21))
+    assert np.allclose([h for _, h in heights], reference.weights)
+    assert not window.high_dim.log_scale
+    x, k = window.high_dim.k_curve.getData()  # k against the trial: a staircase
+    assert (x[-1], k[-1]) == (4, reference.mistakes)
+    assert [x[i] for i in range(1, len(k)) if k[i] > k[i - 1]] == [
+        t.number for t in trials if t.mistake
+    ]
+    assert f"Trial 4 (epoch 1): point #{trials[-1].index}" in window.high_dim.explanation.text()
+    # The theory panel gives γ*, R and the bound in feature space, as for 2-D data.
+    report = reference.margin_report()
+    assert float(window.theory.gamma.text()) == pytest.approx(report.gamma, rel=1e-5)
+    assert float(window.theory.radius.text()) == pytest.approx(report.radius, rel=1e-5)
+    assert float(window.theory.bound.text()) == pytest.approx(report.bound, rel=1e-5)
+    assert "… (21 in all)" in window.theory.weights.text()
+
+
+def test_running_and_rewinding_in_the_high_dimensional_view(qtbot, window, tmp_path):
+    path, _ = twenty_coordinates(tmp_path)
+    window.open_file(path)
+    c = window.controller
+    c.run()
+    qtbot.waitUntil(lambda: not c.running, timeout=60_000)
+    assert c.simulation.converged
+    x, k = window.high_dim.k_curve.getData()
+    assert (x[-1], k[-1]) == (c.simulation.trials, c.simulation.mistakes)
+    steps = [x[i] for i in range(1, len(k)) if k[i] > k[i - 1]]
+    assert steps == c.simulation.mistake_trials().tolist()  # every mistake, not every frame
+    c.seek(3)
+    x, k = window.high_dim.k_curve.getData()
+    assert x[-1] == 3 and k[-1] == sum(1 for t in steps if t <= 3)  # a rewind redraws it
+
+
+def test_the_presets_of_the_notes_are_in_the_menu(window):
+    titles = {
+        name: window.findChild(type(window.new_action), f"preset_{name}").text()
+        for name in ("disjunction", "unl-disjunction")
+    }
+    assert "OR of 3 of 64 variables" in titles["disjunction"]
+    assert "x5 ∨ x9 ∨ x12" in titles["unl-disjunction"]
+
+
+def test_winnow_on_the_15_859_preset_shows_its_or_and_the_notes_bound(qtbot, window):
+    c = window.controller
+    c.set_settings(Settings(algorithm="winnow", bias=False))
+    window.findChild(type(window.new_action), "preset_disjunction").trigger()
+    assert window.views.currentWidget() is window.high_dim
+    view = window.high_dim
+    variables = hidden_disjunction(64, 3, 0)
+    assert ", ".join(f"x{v}" for v in variables) in view.note.text()
+    c.run()
+    qtbot.waitUntil(lambda: not c.running, timeout=60_000)
+    sim = Simulation(load_preset("disjunction"), "winnow", bias=False)
+    sim.run(10**6)
+    assert c.simulation.converged and c.simulation.mistakes == sim.mistakes
+    # Winnow's weights are powers of two: the bars are log₂ w, the OR's variables in blue.
+    assert view.log_scale
+    heights = dict(bar_heights(view.bars))
+    assert sorted(heights) == list(range(1, 65))
+    assert [heights[v] for v in variables] == [math.log2(sim.weights[v - 1]) for v in variables]
+    assert view.threshold_line.isVisible() and view.threshold_line.value() == 6.0  # θ = 64
+    assert view.bound_line.isVisible() and view.bound_line.value() == 65.0  # 2 + 9·(1 + 6)
+    assert window.theory.gauge.text() == f"{sim.mistakes} of at most 65"
+
+
+def test_back_to_two_dimensions_shows_the_plane_again(window):
+    window.controller.set_dataset(disjunction_stream(12, 2, 30, seed=1))
+    assert window.views.currentWidget() is window.high_dim
+    window.load_preset("or")
+    assert window.views.currentWidget() is window.plot.parentWidget()
+    assert window.plot.isVisible() and window.export_action.isEnabled()
+    window.controller.undo_stack.undo()  # undo brings the high-dimensional data back
+    assert window.views.currentWidget() is window.high_dim
+
+
+def test_one_coordinate_data_use_the_same_view(window):
+    window.controller.set_dataset(Dataset([[0.0], [1.0], [3.0]], [-1, 1, 1]))
+    window.controller.step()
+    assert window.views.currentWidget() is window.high_dim
+    assert [x for x, _ in bar_heights(window.high_dim.bars)] == [0, 1]
+
+
+def test_a_window_can_start_on_high_dimensional_data(qtbot):
+    stream = disjunction_stream(64, 3, 100, seed=2)
+    window = MainWindow(stream, Settings(algorithm="winnow", bias=False))
+    qtbot.addWidget(window)
+    window.show()
+    assert window.views.currentWidget() is window.high_dim
+    variables = ", ".join(f"x{v}" for v in hidden_disjunction(64, 3, 2))
+    assert variables in window.high_dim.note.text()
+
+
+def test_a_high_dimensional_session_saves_and_reopens_at_its_trial(qtbot, window, tmp_path):
+    stream = disjunction_stream(30, 2, 80, seed=5)
+    c = window.controller
+    c.set_settings(Settings(algorithm="winnow", bias=False))
+    c.set_dataset(stream)
+    for _ in range(9):
+        c.step()
+    weights = c.simulation.weights
+    path = tmp_path / "winnow.lab.json"
+    assert window.save_session(path)
+    c.set_dataset(disjunction_stream(12, 1, 10, seed=1))
+    assert window.open_session(path)
+    assert window.views.currentWidget() is window.high_dim
+    assert c.dataset == stream and c.simulation.trials == 9
+    assert np.array_equal(c.simulation.weights, weights)  # replayed bit for bit
