@@ -18,6 +18,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from simulator.engine import Dataset
@@ -93,13 +94,12 @@ class HighDimView(QWidget):
         self.explanation = QLabel(objectName="highDimExplanation")
         self.explanation.setWordWrap(True)
         self.explanation.setTextFormat(Qt.TextFormat.RichText)
-        font = self.explanation.font()
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        self.explanation.setFont(font)
         self.explanation.setStyleSheet(
             "QLabel { background: #FFFFFF; border-top: 1px solid #CCCCCC; padding: 6px 10px; }"
         )
-        self.explanation.setMinimumHeight(3 * self.explanation.fontMetrics().lineSpacing() + 12)
+        self._label_px = 13
+        self._presentation = False
+        self.set_presentation(False)
 
         charts = QSplitter(Qt.Orientation.Vertical)
         charts.addWidget(self.bars)
@@ -112,9 +112,50 @@ class HighDimView(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(charts, 1)
         layout.addWidget(self.explanation)
+        self._layout = layout
 
         self._dataset: Dataset | None = None
         self.log_scale = False
+
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type, as the plane's: the note and the latest trial at least
+        `style.PRESENTATION_LABEL_PX`, tick labels `PRESENTATION_TICK_PX`, thicker lines."""
+        self._presentation = bool(on)
+        text = QFont()
+        if on:
+            text.setPixelSize(style.PRESENTATION_LABEL_PX)
+        elif text.pointSizeF() > 0:
+            text.setPointSizeF(text.pointSizeF() * 1.15)
+        self.explanation.setFont(text)
+        self.note.setFont(text if on else QFont())
+        self.explanation.setMinimumHeight(3 * self.explanation.fontMetrics().lineSpacing() + 12)
+        self._label_px = style.PRESENTATION_AXIS_LABEL_PX if on else 13
+        tick = QFont()
+        if on:
+            tick.setPixelSize(style.PRESENTATION_TICK_PX)
+        small = QFont()
+        small.setPixelSize(style.PRESENTATION_TICK_PX if on else 12)
+        k = style.PRESENTATION_LINE_SCALE if on else 1.0
+        for chart in (self.bars, self.mistakes_chart):
+            item = chart.getPlotItem()
+            for side in ("left", "bottom"):
+                item.getAxis(side).setStyle(tickFont=tick if on else None)
+                axis = item.getAxis(side)
+                item.setLabel(side, axis.labelText, color="#222222", size=f"{self._label_px}px")
+        legend = self.bars.legend
+        size = f"{style.PRESENTATION_TICK_PX}px" if on else "9pt"
+        legend.setLabelTextSize(size)
+        for _, label in legend.items:
+            label.setText(label.text, size=size)
+        for label in (self._threshold_label, self._bound_label):
+            label.setFont(small)
+        self.k_curve.setPen(_pen("#D55E00", 2.5 * k))
+        self.bound_line.setPen(_pen("#D55E00", 1.5 * k, dash=True))
+        self.threshold_line.setPen(_pen("#111111", 1.5 * k, dash=True))
+
+    def hold_timeline(self, timeline: QWidget) -> None:
+        """Show the window's timeline (it paints frames too) under the charts."""
+        self._layout.insertWidget(self._layout.indexOf(self.explanation), timeline)
 
     # -- painting ------------------------------------------------------------------------------
 
@@ -171,7 +212,7 @@ class HighDimView(QWidget):
             "left",
             "weight w (log₂: bars rise from w = 1)" if self.log_scale else "weight w",
             color="#222222",
-            size="13px",
+            size=f"{self._label_px}px",
         )
         theta = frame.snapshot.threshold
         show_theta = theta > 0 and self.log_scale
@@ -204,7 +245,7 @@ class HighDimView(QWidget):
             "bottom",
             "feature: variable number" + (" (0 is the bias)" if bias else ""),
             color="#222222",
-            size="13px",
+            size=f"{self._label_px}px",
         )
 
     def _paint_mistakes(self, frame: Frame) -> None:

@@ -79,17 +79,13 @@ class _Chart(pg.PlotWidget):
     ) -> None:
         super().__init__(parent, background=style.BACKGROUND)
         self.setObjectName(name)
-        self.scale = scale
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.25)
         item.setMenuEnabled(False)
-        tick_font = QFont()
-        tick_font.setPixelSize(round(12 * scale))
         for axis in ("left", "bottom"):
-            item.getAxis(axis).setStyle(tickFont=tick_font, tickTextOffset=round(5 * scale))
             item.getAxis(axis).setPen(pg.mkPen("#444444"))
             item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
-        item.getAxis("left").setWidth(round(58 * scale))
+        self._legend_points = legend_points
         # The legend sits in `corner` of the plot, (0, 0) top left to (1, 1) bottom right.
         self.legend = item.addLegend(
             offset=(10, 10),
@@ -101,9 +97,26 @@ class _Chart(pg.PlotWidget):
         self.legend.anchor(itemPos=corner, parentPos=corner, offset=margin)
         self.legend.setBrush(pg.mkBrush(255, 255, 255, 225))
         self.legend.setPen(pg.mkPen("#BBBBBB"))
+        self._texts: tuple[str, str, str] | None = None
+        self.set_scale(scale)
+
+    def set_scale(self, scale: float) -> None:
+        """Type and lines `scale` times their normal size (presentation mode: larger). What
+        is drawn now keeps its size until it is drawn again (the lab window redraws)."""
+        self.scale = scale
+        item = self.getPlotItem()
+        tick_font = QFont()
+        tick_font.setPixelSize(round(12 * scale))
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).setStyle(tickFont=tick_font, tickTextOffset=round(5 * scale))
+        item.getAxis("left").setWidth(round(58 * scale))
+        self.legend.setLabelTextSize(f"{round(self._legend_points * scale)}pt")
         self._label_style = {"color": "#222222", "font-size": f"{round(13 * scale)}px"}
+        if self._texts is not None:
+            self._labels(*self._texts)
 
     def _labels(self, title: str, bottom: str, left: str) -> None:
+        self._texts = (title, bottom, left)
         item = self.getPlotItem()
         item.setTitle(title, color="#111111", size=f"{round(14 * self.scale)}px")
         item.setLabel("bottom", bottom, **self._label_style)

@@ -14,11 +14,12 @@ import threading
 import time
 
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, QThread, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
+    QGraphicsView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine.lab import MAX_EXAMPLES, LabCancelled, LabPlan, LabResult, Race, run_lab
+from simulator.ui import style
 from simulator.ui.lab_charts import CumulativeChart, ScalingChart, WeightsChart, count_text
 
 __all__ = ["DEFAULT_SIZES", "LabWindow", "LabWorker"]
@@ -130,6 +132,7 @@ class LabWindow(QDialog):
         self.result: LabResult | None = None
         self._plan: LabPlan | None = None
         self._chosen_size: int | None = None  # the n the teacher picked; else the largest
+        self._presentation = False
 
         self.relevant = QSpinBox(objectName="labRelevantSpin")
         self.relevant.setRange(1, 16)
@@ -314,6 +317,32 @@ class LabWindow(QDialog):
         self._set_running(False)
 
     # -- drawing ---------------------------------------------------------------------------------
+
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type, as the main window's (View → Presentation mode): every label
+        and control at least `style.PRESENTATION_LABEL_PX`, the charts' tick labels
+        `PRESENTATION_TICK_PX`, their lines thicker; the charts are redrawn at that size."""
+        if on == self._presentation:
+            return
+        self._presentation = on
+        font = QFont()
+        if on:
+            font.setPixelSize(style.PRESENTATION_LABEL_PX)
+        for widget in self.findChildren(QWidget):
+            if not isinstance(widget, QGraphicsView):  # the charts size their own type
+                widget.setFont(font)
+        summary = QFont(font)
+        if not on and summary.pointSizeF() > 0:
+            summary.setPointSizeF(summary.pointSizeF() * 1.15)
+        self.summary.setFont(summary)
+        scale = style.PRESENTATION_TICK_PX / 12 if on else 1.0
+        for chart in (self.scaling, self.cumulative, self.weights):
+            chart.set_scale(scale)
+        self._redraw()
+
+    @property
+    def presentation(self) -> bool:
+        return self._presentation
 
     def _redraw(self) -> None:
         plan = self._plan

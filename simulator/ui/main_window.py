@@ -119,8 +119,9 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.plot, 1)
-        column.addWidget(self.time.timeline)
+        column.addWidget(self.time.timeline)  # under whichever view shows (`_show_view`)
         column.addWidget(self.explanation)
+        self._plane_column = column
         # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view.
         self.high_dim = HighDimView(self)
         self.views = QStackedWidget(objectName="centralViews")
@@ -229,6 +230,7 @@ class MainWindow(QMainWindow):
             "&Delete point", self.delete_selected, QKeySequence.StandardKey.Delete
         )
         self.flip_action = self._action("&Flip label of point", self.flip_selected, "F")
+        self._on_selection(None)  # nothing selected yet: nothing to delete or flip
         self.clear_action = self._action("&Clear all points", self.clear_points)
         edit.addActions([self.delete_action, self.flip_action, self.clear_action])
 
@@ -252,7 +254,7 @@ class MainWindow(QMainWindow):
             name="shadingAction",
         )
         self.least_squares_action = self._action(
-            "Adaline's &least-squares line w_LS",
+            "&Least-squares line w_LS",
             plot.set_show_least_squares,
             "L",
             checkable=True,
@@ -363,6 +365,7 @@ class MainWindow(QMainWindow):
         plot.point_moved.connect(c.move_point)
         plot.point_delete_requested.connect(lambda i: c.delete_points([i]))
         plot.point_flip_requested.connect(c.flip_label)
+        plot.selection_changed.connect(self._on_selection)
         controls.setting_requested.connect(c.request_setting)
         controls.speed_changed.connect(c.set_speed)
         controls.new_point_label_changed.connect(self._set_new_point_label)
@@ -375,11 +378,16 @@ class MainWindow(QMainWindow):
     def _set_new_point_label(self, label: int) -> None:
         self.plot.new_point_label = label
 
+    def _on_selection(self, index: int | None) -> None:
+        """Edit → Delete and Flip act on the selected point: enabled only while there is one."""
+        for action in (self.delete_action, self.flip_action):
+            action.setEnabled(index is not None)
+
     # -- painting ------------------------------------------------------------------------------
 
     def _on_frame(self, frame: Frame) -> None:
         plane = frame.dataset.dimension == 2
-        self.views.setCurrentIndex(0 if plane else 1)
+        self._show_view(plane)
         self.export_action.setEnabled(plane)  # frames are drawn on the plane
         if plane:
             self.plot.show_frame(frame)
@@ -391,6 +399,18 @@ class MainWindow(QMainWindow):
         self.controls.set_can_run(
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )
+
+    def _show_view(self, plane: bool) -> None:
+        """The plane for 2-D data, else the high-dimensional view; the timeline goes along."""
+        index = 0 if plane else 1
+        if self.views.currentIndex() == index:
+            return
+        self.views.setCurrentIndex(index)
+        if plane:
+            self._plane_column.insertWidget(1, self.time.timeline)
+        else:
+            self.high_dim.hold_timeline(self.time.timeline)
+        self.time.timeline.show()
 
     def _on_problem(self, text: str) -> None:
         self.statusBar().showMessage(text, 15000)
@@ -478,7 +498,7 @@ class MainWindow(QMainWindow):
             # The costly first look at new data, done here rather than on the GUI thread.
             simulation = Simulation.from_settings(dataset, settings)
             simulation.margin_report()
-            dataset.conflicting_pairs()
+            dataset.first_conflict()
             return dataset, simulation
 
         outcome = run_in_background(self, f"Opening {path.name}…", load)
@@ -642,7 +662,11 @@ class MainWindow(QMainWindow):
                 return True
             # Unreadable: keep it aside (not lost, not asked about at every start).
             kept = leftover.with_name(datetime.now().strftime("unreadable-%Y%m%d-%H%M%S.lab.json"))
-            leftover.replace(kept)
+            try:
+                leftover.replace(kept)
+            except OSError as exc:  # run from a timer at start: it must not reach Qt
+                self._on_problem(f"The unreadable autosave {leftover} stays where it is: {exc}")
+                return False
             self.statusBar().showMessage(f"The unreadable autosave was kept as {kept}.", 15000)
             return False
 
@@ -677,13 +701,16 @@ class MainWindow(QMainWindow):
     def export_dialog(self) -> None:
         from simulator.export.dialog import ExportDialog
 
-        ExportDialog(self.controller, self).open()
+        dialog = ExportDialog(self.controller, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # one per Export, then freed
+        dialog.open()
 
     def open_lab(self) -> None:
         """Tools → Winnow vs Perceptron lab: one lab window, raised when asked again."""
         from simulator.ui.lab_window import LabWindow
 
         lab = self.findChild(LabWindow, "labWindow") or LabWindow(self)
+        lab.set_presentation(self.presentation_action.isChecked())
         lab.show()
         lab.raise_()
         lab.activateWindow()
@@ -734,6 +761,12 @@ class MainWindow(QMainWindow):
         """Type for a lecture hall; the learner settings hidden (View → Presentation mode)."""
         for view in (self.plot, self.theory, self.controls, self.explanation, self.time):
             view.set_presentation(on)
+        self.high_dim.set_presentation(on)
+        from simulator.ui.lab_window import LabWindow
+
+        lab = self.findChild(LabWindow, "labWindow")
+        if lab is not None:
+            lab.set_presentation(on)
         fit_side_panel(self.side_scroll, self.splitter)
 
     def show_shortcuts(self) -> None:
@@ -769,5 +802,5 @@ def _replayed(session: Session) -> tuple[Simulation, str | None]:
     a line when the replay cannot be the saved run (see `Session.verify`)."""
     simulation = session.simulation()
     simulation.margin_report()
-    simulation.dataset.conflicting_pairs()
+    simulation.dataset.first_conflict()
     return simulation, session.verify(simulation)

@@ -72,12 +72,17 @@ def test_duplicate_points_with_opposite_labels_are_named(window):
     assert "points 2 and 3 sit at the same place" in window.theory.status.text()  # from 1
 
 
-def test_bound_label_says_whose_bound_it_is(window):
+def test_bound_row_is_the_datas_and_the_gauge_names_the_rules_own_bound(window):
     window.controller.set_dataset(load_preset("or"))
     assert window.theory.bound_label.text() == "Bound R²/γ*²"
+    assert "R²/γ*², the mistake bound of Perceptron" in window.theory.gauge.toolTip()
     window.controller.update_settings(algorithm="balanced-winnow")
-    assert window.theory.bound_label.text() == "Perceptron's bound"
+    assert window.theory.bound_label.text() == "Bound R²/γ*²"  # a number of the data
     assert float(window.theory.bound.text()) == pytest.approx(27.0)
+    assert window.theory.gauge_note.text() == "No mistake bound applies to Balanced Winnow here."
+    window.controller.set_dataset(load_preset("disjunction"))  # boolean, an OR: Winnow's own
+    window.controller.update_settings(algorithm="winnow")
+    assert "2 + 3r(1 + log₂ n), the mistake bound of Winnow" in window.theory.gauge.toolTip()
 
 
 def test_mistake_gauge_shows_k_against_the_bound(window):
@@ -151,7 +156,10 @@ def test_the_rate_spin_shows_the_rate_the_rule_uses(qtbot):
         window.show()
         assert window.controller.frame.rule.learning_rate == pytest.approx(0.0375)
         assert window.controls.rate.value() == pytest.approx(0.0375)
-        assert window.controls.rate.text() == "0.0375"
+        # Exactly the η in use, 0.0125·3 rounded as floats round: not 0.0375 (whose Enter
+        # would apply another η).
+        assert float(window.controls.rate.text()) == window.controller.frame.rule.learning_rate
+        assert window.controls.rate.text() == "0.037500000000000006"
         assert window.controller.settings.learning_rate is None  # showing it set nothing
         window.controls.rate.setValue(0.5)
         assert window.controller.settings.learning_rate == 0.5
@@ -169,8 +177,8 @@ def test_adaline_shows_least_squares_and_stable_rates(window):
     window.controller.set_dataset(load_preset("separable"))
     window.controller.update_settings(algorithm="adaline")
     report = window.controller.simulation.adaline_report()
-    text = window.theory.adaline.text()
-    assert window.theory.adaline.isVisible()
+    text = window.theory.least_squares.text()
+    assert window.theory.least_squares.isVisible() and text.startswith("Least squares: w_LS")
     assert f"{report.online_rate_limit:.4g}" in text and f"{report.batch_rate_limit:.4g}" in text
 
 

@@ -318,7 +318,7 @@ def test_least_squares_line_is_adalines_w_ls(window):
     assert window.plot.drawn_line("least_squares") is None
     window.least_squares_action.setChecked(True)
     frame = window.controller.frame
-    w_ls = np.array(frame.adaline.least_squares)
+    w_ls = np.array(frame.least_squares.least_squares)
     expected = FeatureMap(ds, bias=True, preprocessing="standardize").input_line(w_ls)
     assert on_line(expected, window.plot.drawn_line("least_squares"))
     assert "least squares w_LS" in window.plot.legend_texts()
