@@ -178,7 +178,10 @@ class VectorItem(pg.GraphicsObject):
 
     def label_rect(self) -> QRectF | None:
         """The text's box as drawn, in data coordinates (None: no text or not placed)."""
-        transform = self.deviceTransform()
+        widget = self.getViewWidget()
+        if widget is None:
+            return None
+        transform = self.deviceTransform(widget.viewportTransform())
         box = self._label_box(transform)
         if box is None:
             return None

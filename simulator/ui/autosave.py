@@ -128,6 +128,11 @@ class Autosaver(QObject):
                 self.path = self.folder / AUTOSAVE_NAME.replace(".lab", f"{suffix}.lab")
                 return
 
+    @property
+    def writing(self) -> bool:
+        """Whether a write is on its way to disk (a worker has it)."""
+        return self._writing is not None
+
     def leftover(self) -> Path | None:
         """This slot's file from a run that did not end cleanly, if there is one."""
         if self.path is not None and self.path.is_file():

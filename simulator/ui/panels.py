@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QRect, QSignalBlocker, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QValidator
+from PySide6.QtCore import QEvent, QObject, QRect, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QValidator
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine import ALGORITHMS, TIE_TEXT, TIES, Parameter, Settings
+from simulator.engine.records import DEFAULTS
 from simulator.ui import style
 from simulator.ui.frame import Frame, explain_trial, format_number, format_vector
 
@@ -130,16 +131,17 @@ class ParameterSpin(QAbstractSpinBox):
     box shows the number the run uses and Enter applies that very number.
 
     Typing is applied on Enter or focus-out (`value_changed`); a value the parameter
-    refuses goes back to the shown one. For a parameter the rule derives (default None),
-    an empty box asks for the rule's own value (`value_changed(None)`). The arrows step
+    refuses goes back to the shown one. Where the setting may be None (`optional`), an
+    empty box asks for the rule's own value (`value_changed(None)`). The arrows step
     by one unit of the value's second significant digit (1 → 1.1, 0.25 → 0.26).
     """
 
     value_changed = Signal(object)  # float, or None: the rule's own
 
-    def __init__(self, parameter: Parameter) -> None:
+    def __init__(self, parameter: Parameter, *, optional: bool = False) -> None:
         super().__init__(objectName=f"{_camel(parameter.name)}Spin")
         self._parameter = parameter
+        self._optional = optional  # an empty box asks for the rule's own value
         self._value: float | None = None
         self.setKeyboardTracking(False)
         self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
@@ -156,8 +158,8 @@ class ParameterSpin(QAbstractSpinBox):
         tip = f"{parameter.title} {parameter.symbol}: {parameter.help or parameter.title}."
         if parameter.range_text():
             tip += f" Allowed: {parameter.range_text()}."
-        if parameter.default is None:
-            tip += f" Empty: the rule's own ({parameter.derived})."
+        if self._optional:
+            tip += f" Empty: the rule's own ({parameter.derived or parameter.default_text})."
         self.setToolTip(tip)
         if self._value is not None and not self.allows(self._value):
             self._value = None
@@ -190,7 +192,7 @@ class ParameterSpin(QAbstractSpinBox):
 
     def _commit(self) -> None:
         text = self.lineEdit().text()
-        if not text.strip() and self._parameter.default is None:
+        if not text.strip() and self._optional:
             self.value_changed.emit(None)
             return
         number = _parse(text)
@@ -205,7 +207,7 @@ class ParameterSpin(QAbstractSpinBox):
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         number = _parse(text)
         ok = number is not None and self.allows(number)
-        ok = ok or (not text.strip() and self._parameter.default is None)
+        ok = ok or (not text.strip() and self._optional)
         return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
 
     def fixup(self, text: str) -> str:
@@ -256,6 +258,21 @@ _TIE_TIP = (
 )
 
 
+class _EnterApplies(QObject):
+    """Enter in a settings field applies what was typed there: the window's Enter
+    shortcut (Run / Pause) does not take the key while such a field has the focus."""
+
+    def eventFilter(self, target: QObject, event: QEvent) -> bool:
+        enter = isinstance(event, QKeyEvent) and event.key() in (
+            Qt.Key.Key_Return,
+            Qt.Key.Key_Enter,
+        )
+        if event.type() == QEvent.Type.ShortcutOverride and enter:
+            event.accept()  # the field wants the key
+            return True
+        return False
+
+
 def _parameters() -> dict[str, Parameter]:
     """Every parameter name of the registered rules, each with its first Parameter."""
     found: dict[str, Parameter] = {}
@@ -297,7 +314,7 @@ class ControlPanel(QWidget):
                 box.setToolTip(parameter.help)
                 label = QLabel(parameter.title.capitalize())
             else:
-                box = ParameterSpin(parameter)
+                box = ParameterSpin(parameter, optional=getattr(DEFAULTS, name, 0) is None)
                 label = QLabel(parameter.symbol)
             self.boxes[name] = box
             self.parameter_labels[name] = label
@@ -419,6 +436,10 @@ class ControlPanel(QWidget):
                 box.currentIndexChanged.connect(
                     lambda *_, n=name, b=box: self.setting_requested.emit(n, b.currentData())
                 )
+        self._enter_applies = _EnterApplies(self)
+        for field in (*self.boxes.values(), self.seed, self.initial_edit):
+            if isinstance(field, QAbstractSpinBox | QLineEdit):
+                field.installEventFilter(self._enter_applies)
         self.initial.currentIndexChanged.connect(self._request_initial)
         self.initial_edit.editingFinished.connect(self._request_initial)
         self.speed.valueChanged.connect(self._on_speed)
@@ -459,7 +480,8 @@ class ControlPanel(QWidget):
             value = getattr(settings, name, None)
             if isinstance(box, ParameterSpin):
                 box.set_parameter(parameter)
-                label = parameter.symbol + (" (auto)" if value is None else "")
+                derived = value is None and parameter.default is None
+                label = parameter.symbol + (" (auto)" if derived else "")
                 self.parameter_labels[name].setText(label)
                 if value is None and parameter.default is not None:
                     value = parameter.default

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidget
 
@@ -531,6 +531,10 @@ class PlotView(pg.PlotWidget):
     def arrow(self) -> tuple[np.ndarray, np.ndarray] | None:
         """w's arrow as drawn: (start, end) in data coordinates, or None if not shown."""
         return self._w_arrow.ends() if self._w_arrow.isVisible() else None
+
+    def arrow_label(self) -> QRectF | None:
+        """The box of w's label "w" as drawn, in data coordinates (None: no arrow)."""
+        return self._w_arrow.label_rect() if self._w_arrow.isVisible() else None
 
     def edge_marker(self) -> np.ndarray | None:
         """Where the marker pointing to an off-view boundary has its tip (None: not shown)."""
