@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QGraphicsView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -40,6 +39,7 @@ __all__ = ["DEFAULT_SIZES", "LabWindow", "LabWorker"]
 DEFAULT_SIZES = "8, 32, 128, 512, 2048"
 _PROGRESS_STEPS = 1000
 _PROGRESS_INTERVAL = 0.05  # seconds between progress signals from the worker
+PRESENTATION_CHART_SCALE = 1.5  # the charts' type in presentation mode: ticks 18 px
 _RUNNING: set[LabWorker] = set()  # workers alive until their thread ends, whatever the window
 
 
@@ -319,25 +319,28 @@ class LabWindow(QDialog):
     # -- drawing ---------------------------------------------------------------------------------
 
     def set_presentation(self, on: bool) -> None:
-        """Lecture-hall type, as the main window's (View → Presentation mode): every label
-        and control at least `style.PRESENTATION_LABEL_PX`, the charts' tick labels
-        `PRESENTATION_TICK_PX`, their lines thicker; the charts are redrawn at that size."""
+        """Lecture-hall type, as the main window's (View → Presentation mode): the summary
+        and the status at `style.PRESENTATION_LABEL_PX`, the charts' type and lines larger
+        (tick labels at least 18 px) and redrawn so; the window takes most of the screen.
+        The plan's controls keep their size (settings, as the main window's, are not what
+        the class reads)."""
         if on == self._presentation:
             return
         self._presentation = on
         font = QFont()
         if on:
             font.setPixelSize(style.PRESENTATION_LABEL_PX)
-        for widget in self.findChildren(QWidget):
-            if not isinstance(widget, QGraphicsView):  # the charts size their own type
-                widget.setFont(font)
+        self.status.setFont(font)
         summary = QFont(font)
         if not on and summary.pointSizeF() > 0:
             summary.setPointSizeF(summary.pointSizeF() * 1.15)
         self.summary.setFont(summary)
-        scale = style.PRESENTATION_TICK_PX / 12 if on else 1.0
         for chart in (self.scaling, self.cumulative, self.weights):
-            chart.set_scale(scale)
+            # The legends grow less: they share the plot with the curves.
+            chart.set_scale(PRESENTATION_CHART_SCALE if on else 1.0, 1.25 if on else 1.0)
+        if on and self.screen() is not None:
+            room = self.screen().availableGeometry().size() * 0.92
+            self.resize(room.expandedTo(self.size()).boundedTo(room))
         self._redraw()
 
     @property

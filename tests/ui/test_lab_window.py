@@ -147,29 +147,24 @@ def test_the_charts_paint_engine_records(qtbot):
 
 def test_the_lab_follows_presentation_mode(qtbot, window, lab):
     from PySide6.QtGui import QFontInfo
-    from PySide6.QtWidgets import QAbstractButton, QLabel
 
     from simulator.ui import style
 
-    def smallest_text(widget):
-        shown = [
-            w
-            for w in widget.findChildren(QLabel) + widget.findChildren(QAbstractButton)
-            if w.isVisible()
-        ]
-        return min(QFontInfo(w.font()).pixelSize() for w in shown)
+    def text_px():
+        return min(QFontInfo(w.font()).pixelSize() for w in (lab.summary, lab.status))
 
     def tick_px(chart):
         return QFontInfo(chart.getPlotItem().getAxis("bottom").style["tickFont"]).pixelSize()
 
-    assert smallest_text(lab) < style.PRESENTATION_LABEL_PX
+    charts = (lab.scaling, lab.cumulative, lab.weights)
+    assert text_px() < style.PRESENTATION_LABEL_PX and all(tick_px(c) < 18 for c in charts)
     window.presentation_action.setChecked(True)  # the main window's F5 reaches the lab
     assert lab.presentation
-    assert smallest_text(lab) >= style.PRESENTATION_LABEL_PX
-    assert all(tick_px(c) >= 18 for c in (lab.scaling, lab.cumulative, lab.weights))
+    assert text_px() >= style.PRESENTATION_LABEL_PX and all(tick_px(c) >= 18 for c in charts)
+    assert lab.screen().availableGeometry().contains(lab.frameGeometry().topLeft())
     window.presentation_action.setChecked(False)
-    assert smallest_text(lab) < style.PRESENTATION_LABEL_PX and tick_px(lab.scaling) < 18
+    assert text_px() < style.PRESENTATION_LABEL_PX and tick_px(lab.scaling) < 18
     lab.close()
     window.presentation_action.setChecked(True)
     window.lab_action.trigger()  # opened in presentation mode: already large
-    assert lab.presentation and smallest_text(lab) >= style.PRESENTATION_LABEL_PX
+    assert lab.presentation and text_px() >= style.PRESENTATION_LABEL_PX
