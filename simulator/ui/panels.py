@@ -16,8 +16,14 @@ Decisions a teacher will notice:
 - The gauge "k of at most B" shows only where a mistake bound applies to the rule
   (`Frame.mistake_bound` is not None), with B written exactly as the Bound row writes it;
   elsewhere one line says that no bound applies.
-- A learning rate the rule derives (Settings.learning_rate None) shows as the value the
-  rule uses.
+- Each parameter box is built from the rule's own `Parameter` (its range, an exclusive
+  minimum, its help as the tooltip) and shows exactly the number the run uses (200, 0.0004,
+  0.037500000000000006): never clamped or rounded, so Enter on it changes nothing. A value
+  the rule derives (Adaline's η, Winnow's θ = n) shows as the value it uses, its label
+  marked "(auto)"; emptying the box and pressing Enter goes back to the rule's own.
+- Enter in a settings field applies what was typed there; it does not start a Run.
+- The tie rule (what s = 0 means) is a control: the rule's default (named), or mistake,
+  positive or negative; a new rule starts from its own again.
 - Presentation mode (`set_presentation`): every label and value at least
   `style.PRESENTATION_LABEL_PX` pixels tall, the learner settings hidden.
 """
@@ -292,6 +298,7 @@ class ControlPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._settings = Settings()
+        self._frame: Frame | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 
@@ -509,11 +516,15 @@ class ControlPanel(QWidget):
         self.initial.setCurrentIndex(self.initial.findData(key))
         del blockers
         self.initial_edit.setVisible(key == "custom")
+        if self._frame is not None and self._frame.settings == settings:
+            self.show_frame(self._frame)  # the values the rule derives, already known
 
     def show_frame(self, frame: Frame) -> None:
-        """Show the parameters the run uses (the rule's own where it derives them)."""
+        """Show the parameters the run uses (the rule's own where it derives them). A frame
+        of settings not shown yet waits for their `sync` (a session opens in that order)."""
+        self._frame = frame
         if frame.settings != self._settings:
-            return  # a frame of other settings (the widgets follow `sync`)
+            return
         for parameter in frame.rule.parameters:
             box = self.boxes.get(parameter.name)
             used = frame.rule.value(parameter.name)
