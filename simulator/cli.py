@@ -39,6 +39,7 @@ from simulator.export.checks import (
     check_animation_target,
     mp4_available,
     mp4_size_problem,
+    plane_problem,
     prepare_folder,
 )
 from simulator.export.interrupt import StopFlag, catch_signals, exit_status, ignore_signals
@@ -420,12 +421,9 @@ def _export_options(options: argparse.Namespace, dataset: Dataset | None) -> Exp
     CannotWrite where the file system refuses."""
     if dataset is None:
         raise UsageError("export needs --dataset PRESET_OR_FILE")
-    if dataset.dimension != 2:
-        raise UsageError(
-            f"frames show 2-D data; {options.dataset} has {dataset.dimension} coordinates"
-        )
-    if len(dataset) == 0:
-        raise UsageError(f"{options.dataset} has no points to export")
+    problem = plane_problem(dataset)
+    if problem is not None:
+        raise UsageError(f"{options.dataset}: {problem}")
     export = ExportOptions(
         folder=options.out,
         trials=options.trials,

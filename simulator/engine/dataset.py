@@ -48,6 +48,7 @@ __all__ = [
     "dataset_from_json",
     "decode",
     "json_document",
+    "json_number",
     "load_csv",
     "load_dataset",
     "load_json",
@@ -660,8 +661,9 @@ def _slow_table(
     return np.array(values, dtype=np.float64).reshape(-1, len(header))
 
 
-def _json_number(value: object, where: str) -> float:
-    """A JSON number as a float; `where` names the file and the item."""
+def json_number(value: object, where: str) -> float:
+    """A JSON number as a finite float, or a one-line `DataFileError`; `where` names the
+    file and the item (data files and session files alike)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise DataFileError(f"{where} ({_one_line(repr(value))[:40]}) is not a number")
     try:
@@ -722,7 +724,7 @@ def dataset_from_json(data: object, source: str) -> Dataset:
     mapped = np.empty(len(labels))
     for i, value in enumerate(labels):
         where = f"{source}: labels[{i}]"
-        mapped[i] = _json_number(value, where)
+        mapped[i] = json_number(value, where)
         if mapped[i] not in (-1.0, 0.0, 1.0):
             raise DataFileError(f"{where} ({value!r}) is not -1, +1, 0 or 1")
     if names:
@@ -740,7 +742,7 @@ def dataset_from_json(data: object, source: str) -> Dataset:
                 f"{source}: points[{i}] has {len(p)} coordinates, but "
                 + (f"there are {dimension} names" if names else f"points[0] has {dimension}")
             )
-        rows.append([_json_number(v, f"{source}: points[{i}][{j}]") for j, v in enumerate(p)])
+        rows.append([json_number(v, f"{source}: points[{i}][{j}]") for j, v in enumerate(p)])
     try:
         return Dataset(
             np.array(rows, dtype=np.float64).reshape(len(rows), dimension),

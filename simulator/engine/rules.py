@@ -258,6 +258,14 @@ ADALINE_RATE = Parameter(
     derived="from the data: 1/R² online, 1/λ_max(XᵀX) batch (half the stable bound), "
     "rounded down to 2 digits",
 )
+ADALINE_MODE = Parameter(
+    "mode",
+    "mode",
+    "mode",
+    default="online",
+    choices=("online", "batch"),
+    help="online: an LMS step per trial; batch: one gradient step per epoch",
+)
 ADALINE_FALLBACK_RATE = 0.1
 """Adaline's η when the data give no scale (no points, or all at the origin)."""
 
@@ -683,17 +691,7 @@ class Adaline(Rule):
     name: ClassVar[str] = "adaline"
     title: ClassVar[str] = "Adaline"
     tie: ClassVar[str] = "mistake"
-    parameters: ClassVar[tuple[Parameter, ...]] = (
-        ADALINE_RATE,
-        Parameter(
-            "mode",
-            "mode",
-            "mode",
-            default="online",
-            choices=("online", "batch"),
-            help="online: an LMS step per trial; batch: one gradient step per epoch",
-        ),
-    )
+    parameters: ClassVar[tuple[Parameter, ...]] = (ADALINE_RATE, ADALINE_MODE)
     bound: ClassVar[str | None] = None
     mistake_driven: ClassVar[bool] = False
     least_squares: ClassVar[bool] = True
@@ -704,9 +702,7 @@ class Adaline(Rule):
         cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
     ) -> Rule:
         """η defaults to `default_rate` of the features."""
-        mode = parameters.get("mode") or "online"
-        if mode not in ("online", "batch"):
-            raise ValueError(f"unknown mode {mode!r}; use 'online' or 'batch'")
+        mode = ADALINE_MODE.check(parameters.get("mode") or ADALINE_MODE.default)
         rate = parameters.get("learning_rate")
         batch = mode == "batch"
         if rate is None:
@@ -785,6 +781,4 @@ def make_rule(
     that depend on the data (Adaline's η) are derived from `features`."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
-    if parameters.get("mode") not in (None, "online", "batch"):
-        raise ValueError(f"unknown mode {parameters['mode']!r}; use 'online' or 'batch'")
     return ALGORITHMS[algorithm].build(n_features, features=features, **parameters)

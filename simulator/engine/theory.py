@@ -625,22 +625,44 @@ def _solve(Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]]
     rows = tuple(tuple(row) for row in Z[support].tolist())
     kept = tuple(float(w) for w in exact_weights)
     if square == 0:
-        return MarginReport(
-            gamma=_negative_margin(Z),
-            radius=radius,
-            bound=math.inf,
-            separator=None,
-            support=rows,
-            support_weights=kept,
-        )
+        return _origin_report(Z, radius, rows, kept)
     gamma = min(_sqrt(square), radius)
+    separator = tuple(float(c) / gamma for c in p)
+    return _separable_report(gamma, radius, separator, rows, kept)
+
+
+def _origin_report(
+    Z: FloatArray,
+    radius: float,
+    support: tuple[tuple[float, ...], ...],
+    weights: tuple[float, ...],
+) -> MarginReport:
+    """The report when the hull holds the origin: not separable, γ* <= 0 (or nan)."""
+    return MarginReport(
+        gamma=_negative_margin(Z),
+        radius=radius,
+        bound=math.inf,
+        separator=None,
+        support=support,
+        support_weights=weights,
+    )
+
+
+def _separable_report(
+    gamma: float,
+    radius: float,
+    separator: tuple[float, ...],
+    support: tuple[tuple[float, ...], ...],
+    weights: tuple[float, ...],
+) -> MarginReport:
+    """The report of separable data, with the bound R²/γ*²."""
     return MarginReport(
         gamma=gamma,
         radius=radius,
         bound=(radius / gamma) * (radius / gamma),  # inf if it overflows
-        separator=tuple(float(c) / gamma for c in p),
-        support=rows,
-        support_weights=kept,
+        separator=separator,
+        support=support,
+        support_weights=weights,
     )
 
 
@@ -667,14 +689,7 @@ def _float_report(
     rows = tuple(tuple(row) for row in Z[corral].tolist())
     kept = tuple(weights.tolist())
     if outcome == "origin":
-        return MarginReport(
-            gamma=_negative_margin(Z),
-            radius=radius,
-            bound=math.inf,
-            separator=None,
-            support=rows,
-            support_weights=kept,
-        )
+        return _origin_report(Z, radius, rows, kept)
     p = weights @ Z[corral]
     length = float(np.linalg.norm(p))
     if length == 0.0:
@@ -687,14 +702,7 @@ def _float_report(
             return _undefined(radius)
     # min z·u is a margin the separator achieves, within the gap of |p|, the upper bound.
     gamma = min(lowest / length, float(np.sqrt(np.min(norms))))
-    return MarginReport(
-        gamma=gamma,
-        radius=radius,
-        bound=(radius / gamma) * (radius / gamma),  # inf if it overflows
-        separator=tuple((p / length).tolist()),
-        support=rows,
-        support_weights=kept,
-    )
+    return _separable_report(gamma, radius, tuple((p / length).tolist()), rows, kept)
 
 
 # -- margins and bounds --------------------------------------------------------------------

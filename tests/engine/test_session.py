@@ -4,7 +4,7 @@ one-line errors for every field a file can get wrong."""
 import json
 import os
 import re
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import numpy as np
 import pytest
@@ -18,6 +18,7 @@ from simulator.engine.session import (
     save_session,
     session_from_json,
     session_to_json,
+    settings_from_json,
 )
 
 
@@ -173,6 +174,27 @@ def test_saves_are_atomic(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.lab.json"]
 
 
+def test_settings_from_json_reads_what_asdict_wrote_and_names_the_source():
+    """The parser the window's preferences reuse: JSON text of `asdict(settings)` back."""
+    settings = Settings(
+        algorithm="adaline",
+        learning_rate=0.125,
+        mode="batch",
+        tie="negative",
+        bias=False,
+        order="random",
+        seed=7,
+        initial_weights=(0.5, -1.0, 1e-300),
+        tolerance=1e-3,
+    )
+    assert settings_from_json(json.loads(json.dumps(asdict(settings))), "prefs") == settings
+    assert settings_from_json({}, "prefs") == Settings()
+    with pytest.raises(DataFileError, match=r"^prefs: settings\.seed must be a whole number"):
+        settings_from_json({"seed": "7"}, "prefs")
+    with pytest.raises(DataFileError, match=r"^prefs: unknown setting 'colour'"):
+        settings_from_json({"colour": "red"}, "prefs")
+
+
 def _valid():
     return json.loads(session_to_json(load_preset("and"), Settings(), 4, state=[0.0, 1.0, 2.0]))
 
@@ -193,7 +215,7 @@ def _valid():
         (lambda d: d["settings"].update(algorithm="svm"), "settings: unknown algorithm 'svm'"),
         (
             lambda d: d["settings"].update(learning_rate="fast"),
-            "settings.learning_rate must be a number",
+            "settings.learning_rate \\('fast'\\) is not a number",
         ),
         (lambda d: d["settings"].update(learning_rate=-1), "settings: "),
         (lambda d: d["settings"].update(bias=1), "settings.bias must be true or false"),
@@ -204,7 +226,7 @@ def _valid():
         (lambda d: d["settings"].update(order="sorted"), "settings: unknown order"),
         (
             lambda d: d["settings"].update(initial_weights=[1, "a", 3]),
-            "initial_weights\\[1\\] must be a number",
+            "initial_weights\\[1\\] \\('a'\\) is not a number",
         ),
         (lambda d: d["settings"].update(initial_weights=[1, 2]), "settings: .*shape"),
         (
