@@ -571,7 +571,7 @@ class Simulation:
         if not notes_setting:
             return None
         relevant = monotone_disjunction(self._X, self._dataset.labels)
-        return None if relevant is None else winnow_disjunction_bound(relevant, n)
+        return None if relevant is None else winnow_disjunction_bound(len(relevant), n)
 
     def current_margin(self) -> float:
         """minᵢ yᵢ (w·xᵢ − θ)/|w| for the current w; nan when w = 0 or there is no data."""

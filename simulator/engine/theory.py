@@ -735,8 +735,9 @@ def general_mistake_bound(
     return (e - 2.0 * a * b + math.sqrt(max(discriminant, 0.0))) / (2.0 * b * b)
 
 
-def monotone_disjunction(X: FloatArray, y: NDArray[np.int8]) -> int | None:
-    """r, if boolean data are labelled by an OR of r of their variables, else None.
+def monotone_disjunction(X: FloatArray, y: NDArray[np.int8]) -> tuple[int, ...] | None:
+    """The columns (from 0) of the largest monotone disjunction that labels boolean data,
+    or None when no OR of their variables does; r is how many.
 
     The variables that are 0 in every negative example form the largest monotone
     disjunction the data allow; it is consistent iff every positive example has one of
@@ -752,7 +753,7 @@ def monotone_disjunction(X: FloatArray, y: NDArray[np.int8]) -> int | None:
     positive = X[y > 0]
     if positive.shape[0] and not np.all(np.any(positive[:, candidates] == 1.0, axis=1)):
         return None
-    return int(np.count_nonzero(candidates))
+    return tuple(np.flatnonzero(candidates).tolist())
 
 
 def winnow_disjunction_bound(relevant: int, n_features: int) -> float:

@@ -19,7 +19,7 @@ from simulator.engine import (
     winnow_disjunction_bound,
 )
 from simulator.engine.presets import separable
-from simulator.engine.theory import margin_report_for
+from simulator.engine.theory import margin_report_for, monotone_disjunction
 from tests.helpers.exact import signed_gamma_squared
 from tests.helpers.exact import sqrt as exact_sqrt
 from tests.helpers.qp import slsqp_margin
@@ -154,6 +154,17 @@ def test_winnow_on_disjunctions_stays_within_2_plus_3r_1_plus_log2_n(data, order
     sim.run(100_000)
     assert sim.converged
     assert sim.mistakes <= winnow_disjunction_bound(r, n)
+
+
+def test_monotone_disjunction_names_its_variables_worked_by_hand():
+    # x1 ∨ x3 over 4 variables; x2 is on in a negative example, x4 only with x1 or x3.
+    X = np.array([[1, 1, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1], [0, 0, 0, 0], [1, 0, 0, 1]], float)
+    y = np.array([1, -1, 1, -1, 1], dtype=np.int8)
+    assert monotone_disjunction(X, y) == (0, 2, 3)  # x4 is never 1 in a negative: allowed
+    y[4] = -1  # now x1 and x4 are ruled out, and example 1 has only x2 (ruled out) left
+    assert monotone_disjunction(X, y) is None
+    assert monotone_disjunction(np.array([[0.5, 1.0]]), np.array([1], np.int8)) is None
+    assert monotone_disjunction(np.zeros((0, 3)), np.zeros(0, np.int8)) is None
 
 
 def test_winnow_bound_formula():
