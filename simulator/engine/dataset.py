@@ -211,6 +211,13 @@ class Dataset:
         return self._names
 
     @property
+    def arrays(self) -> tuple[NDArray[Any], ...]:
+        """The arrays this dataset holds (points, labels, the conflicting pairs once found),
+        for counting memory."""
+        found = () if self._conflicts is None else (self._conflicts,)
+        return (self._points, self._labels, *found)
+
+    @property
     def dimension(self) -> int:
         return int(self._points.shape[1])
 

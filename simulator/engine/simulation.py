@@ -417,8 +417,13 @@ class Simulation:
 
     @property
     def history_nbytes(self) -> int:
-        """Memory held by the history (buffers, checkpoints, past data), in bytes."""
-        return self._history.nbytes(self._dataset)
+        """Memory the run holds beyond the current data and its features, in bytes: the
+        history (mistakes, losses, checkpoints, past data with their features) and the
+        visiting order of the epoch in progress."""
+        total = self._history.nbytes(self._dataset)
+        if self._order_cache is not None:
+            total += int(self._order_cache[2].nbytes)
+        return total
 
     def mistake_trials(self) -> NDArray[np.int64]:
         """The trial numbers of every recorded mistake, ascending (read-only)."""
