@@ -98,8 +98,20 @@ def check_names(names: Iterable[object], dimension: int) -> tuple[str, ...]:
     return result
 
 
+def _within_limit(values: FloatArray) -> bool:
+    """Whether every value is finite and within ±1e150: two reductions, no temporary array
+    (a NaN makes max and min NaN, which fails both comparisons)."""
+    return values.size == 0 or (
+        float(values.max()) <= MAX_COORDINATE and float(values.min()) >= -MAX_COORDINATE
+    )
+
+
 def _first_bad_coordinate(pts: FloatArray) -> str | None:
-    """Why the coordinates cannot be a dataset's (non-finite or beyond ±1e150), or None."""
+    """Why the coordinates cannot be a dataset's (non-finite or beyond ±1e150), or None.
+
+    The bad cell is searched for only when the cheap test fails."""
+    if _within_limit(pts):
+        return None
     bad = ~np.isfinite(pts)
     if bad.any():
         row, col = (int(i) for i in np.argwhere(bad)[0])
@@ -609,9 +621,7 @@ def _fast_table(body: str, delimiter: str, columns: int) -> FloatArray | None:
             )
     except (ValueError, TypeError, OverflowError):
         return None
-    if table.shape[1] != columns or not np.isfinite(table).all():
-        return None
-    if (np.abs(table) > MAX_COORDINATE).any():
+    if table.shape[1] != columns or not _within_limit(table):
         return None
     return table
 

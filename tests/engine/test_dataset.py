@@ -150,6 +150,26 @@ def test_coordinates_beyond_1e150_are_refused_with_the_reason():
 
 
 @pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (math.nan, "non-finite coordinate \\(nan in column 2\\)"),
+        (math.inf, "non-finite coordinate \\(inf in column 2\\)"),
+        (-math.inf, "non-finite coordinate \\(-inf in column 2\\)"),
+        (3e150, "coordinate 3e\\+150 in column 2, beyond"),
+        (-3e150, "coordinate -3e\\+150 in column 2, beyond"),
+    ],
+)
+def test_the_first_bad_cell_of_a_large_array_is_named(value, reason):
+    """The quick test (max and min) only says that something is wrong; the message still
+    names the first bad cell."""
+    points = np.zeros((50_000, 3))
+    points[31_337, 2] = value
+    points[40_000, 0] = value
+    with pytest.raises(ValueError, match=f"^point 31337 has (a )?{reason}"):
+        Dataset(points, np.ones(50_000))
+
+
+@pytest.mark.parametrize(
     ("names", "message"),
     [
         (("x", "label"), "may not be called 'label'"),
