@@ -35,6 +35,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from simulator.engine.theory import largest_gram_eigenvalue
+
 __all__ = [
     "ADALINE_FALLBACK_RATE",
     "ALGORITHMS",
@@ -49,7 +51,6 @@ __all__ = [
     "Winnow",
     "compiled",
     "dot_rows",
-    "largest_gram_eigenvalue",
     "make_rule",
     "numpy_dot_rows",
     "register",
@@ -275,16 +276,6 @@ def round_down(value: float, digits: int = 2) -> float:
     exact = Decimal(repr(value))
     step = Decimal(1).scaleb(exact.adjusted() - digits + 1)
     return float(exact.quantize(step, rounding=ROUND_FLOOR))
-
-
-def largest_gram_eigenvalue(X: FloatArray) -> float:
-    """λ_max(XᵀX), from the smaller of XᵀX and XXᵀ (the same nonzero eigenvalues); for
-    both sides above 2048, ‖X‖_F² (the trace, an upper bound: a smaller, still stable η)."""
-    n, d = X.shape
-    if min(n, d) > 2048:
-        return float(np.einsum("ij,ij->", X, X))
-    gram = X.T @ X if d <= n else X @ X.T
-    return float(np.linalg.eigvalsh(gram)[-1])
 
 
 Formatter = Callable[[float], str]

@@ -62,6 +62,7 @@ from simulator.engine.theory import (
     MarginReport,
     adaline_report,
     general_mistake_bound,
+    least_squares_solution,
     margin_report_for,
     monotone_disjunction,
     signed_margin,
@@ -521,11 +522,17 @@ class Simulation:
             )
         return self._margin_report
 
-    def adaline_report(self) -> AdalineReport:
-        """Least squares and Adaline's stable learning rates for the current data (cached)."""
-        if self._adaline_report is None:
-            self._adaline_report = adaline_report(self._X, self._dataset.labels)
-        return self._adaline_report
+    def adaline_report(self, *, least_squares: bool = True) -> AdalineReport:
+        """Adaline's stable learning rates for the current data and, unless
+        `least_squares=False`, w_LS (cached; asked first without it, w_LS comes later)."""
+        report = self._adaline_report
+        if report is None:
+            report = adaline_report(self._X, self._dataset.labels, least_squares=least_squares)
+        elif least_squares and report.least_squares is None and len(self._dataset):
+            solution = least_squares_solution(self._X, self._dataset.labels)
+            report = replace(report, least_squares=solution)
+        self._adaline_report = report
+        return report
 
     def mistake_bound(self) -> float | None:
         """The mistake bound that applies to this run (see `Rule.bound`), or None.
@@ -1006,7 +1013,7 @@ class Simulation:
     def _stable_rate_text(self) -> str:
         """The sufficient condition for stability on the current data, in words."""
         rule = self._rule
-        report = self.adaline_report()
+        report = self.adaline_report(least_squares=False)
         limit = report.batch_rate_limit if rule.batch else report.online_rate_limit
         mode = "batch" if rule.batch else "online"
         return (

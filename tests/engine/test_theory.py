@@ -16,10 +16,15 @@ from simulator.engine import (
     general_mistake_bound,
     load_preset,
     margin_report,
+    theory,
     winnow_disjunction_bound,
 )
 from simulator.engine.presets import separable
-from simulator.engine.theory import margin_report_for, monotone_disjunction
+from simulator.engine.theory import (
+    largest_gram_eigenvalue,
+    margin_report_for,
+    monotone_disjunction,
+)
 from tests.helpers.exact import signed_gamma_squared
 from tests.helpers.exact import sqrt as exact_sqrt
 from tests.helpers.qp import slsqp_margin
@@ -180,6 +185,58 @@ def test_adaline_report_least_squares_and_rates():
     np.testing.assert_allclose(X.T @ X @ w, X.T @ ds.labels, atol=1e-10)  # normal equations
     assert report.online_rate_limit == pytest.approx(2 / np.max(np.sum(X * X, axis=1)))
     assert report.batch_rate_limit == pytest.approx(2 / np.max(np.linalg.eigvalsh(X.T @ X)))
+
+
+def _boolean(rows, columns, seed=0):
+    rng = np.random.default_rng(seed)
+    return np.column_stack((np.ones(rows), rng.random((rows, columns - 1)) < 0.3)).astype(float)
+
+
+@pytest.mark.parametrize(
+    "X",
+    [
+        pytest.param(_boolean(40, 7), id="tall-dense"),
+        pytest.param(_boolean(30, 900), id="wide-dense"),
+        pytest.param(_boolean(520, 600), id="boolean-lanczos"),
+        pytest.param(_boolean(1100, 520), id="tall-lanczos"),
+        pytest.param(np.random.default_rng(1).normal(size=(520, 560)), id="crowded-top"),
+    ],
+)
+@pytest.mark.parametrize("restarts", [16, 1])
+def test_largest_gram_eigenvalue_is_lapacks_on_the_smaller_side(X, restarts, monkeypatch):
+    """Lanczos (above 512 rows and columns) or, where it does not settle in `restarts`,
+    LAPACK's top eigenvalue alone: λ_max(XᵀX) to machine precision either way."""
+    monkeypatch.setattr(theory, "_LANCZOS_RESTARTS", restarts)
+    expected = np.linalg.svd(X, compute_uv=False)[0] ** 2  # σ_max², by the SVD
+    assert largest_gram_eigenvalue(X) == pytest.approx(expected, rel=1e-12)
+    assert largest_gram_eigenvalue(X.T) == pytest.approx(expected, rel=1e-12)
+
+
+def test_largest_gram_eigenvalue_of_nothing_is_zero():
+    assert largest_gram_eigenvalue(np.zeros((700, 600))) == 0.0
+    assert largest_gram_eigenvalue(np.zeros((0, 3))) == 0.0
+
+
+def test_least_squares_is_the_minimum_norm_solution_and_only_when_asked():
+    rng = np.random.default_rng(2)
+    Z = rng.normal(size=(50, 4))
+    X = np.column_stack((Z, Z[:, 0], 2 * Z[:, 1]))  # rank 4 of 6: many solutions
+    y = np.where(rng.random(50) < 0.5, 1, -1).astype(np.int8)
+    report = adaline_report(X, y)
+    minimum_norm = np.linalg.lstsq(X, y.astype(float), rcond=None)[0]  # the SVD's
+    np.testing.assert_allclose(report.least_squares, minimum_norm, atol=1e-12)
+    quick = adaline_report(X, y, least_squares=False)
+    assert quick.least_squares is None
+    assert (quick.online_rate_limit, quick.batch_rate_limit) == (
+        report.online_rate_limit,
+        report.batch_rate_limit,
+    )
+    sim = Simulation(load_preset("separable"), "adaline")
+    assert sim.adaline_report(least_squares=False).least_squares is None
+    X = sim.feature_matrix
+    w = np.array(sim.adaline_report().least_squares)  # asked now: computed now
+    np.testing.assert_allclose(X.T @ X @ w, X.T @ sim.dataset.labels, atol=1e-10)
+    assert sim.adaline_report(least_squares=False).least_squares is not None  # kept
 
 
 @pytest.mark.parametrize(("factor", "diverges"), [(0.9, False), (1.1, True)])
