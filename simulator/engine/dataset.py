@@ -32,7 +32,7 @@ import os
 import re
 import stat
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "CHUNK_ROWS",
     "MAX_COORDINATE",
     "MAX_FILE_BYTES",
     "DataFileError",
@@ -49,6 +50,7 @@ __all__ = [
     "decode",
     "json_document",
     "json_number",
+    "json_text",
     "load_csv",
     "load_dataset",
     "load_json",
@@ -387,24 +389,77 @@ class Dataset:
     # -- writing ----------------------------------------------------------------------------
 
     def to_csv(self) -> str:
-        """CSV text: a header `x1,...,label`, then one row per point (repr-exact floats)."""
+        """CSV text: a header `x1,...,label`, then one row per point (repr-exact floats).
+
+        Written `CHUNK_ROWS` rows at a time (see `json_text`)."""
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([*self._names, "label"])
-        for point, label in zip(self._points.tolist(), self._labels.tolist(), strict=True):
-            writer.writerow([*(repr(v) for v in point), f"{label:+d}"])
-        return out.getvalue()
+        csv.writer(out, lineterminator="\n").writerow([*self._names, "label"])
+        pieces = [out.getvalue()]
+        for start in range(0, len(self), CHUNK_ROWS):
+            points = self._points[start : start + CHUNK_ROWS].tolist()
+            labels = self._labels[start : start + CHUNK_ROWS].tolist()
+            # Floats and ±1 never need quoting: the rows are joined directly.
+            pieces.append(
+                "".join(
+                    f"{','.join(map(repr, point))},{label:+d}\n"
+                    for point, label in zip(points, labels, strict=True)
+                )
+            )
+        return "".join(pieces)
 
     def to_json(self) -> str:
         """JSON text: {"names": [...], "points": [[...], ...], "labels": [...]}."""
-        return json.dumps(
-            {
-                "names": list(self._names),
-                "points": self._points.tolist(),
-                "labels": self._labels.tolist(),
-            },
-            indent=1,
-        )
+        document = {"names": list(self._names), "points": self._points, "labels": self._labels}
+        return json_text(document)
+
+
+CHUNK_ROWS = 50_000
+"""Rows converted to text at a time: `tolist()` of a million rows in one go holds the GIL
+for most of a second, and a save runs on a worker while the window must keep painting."""
+
+
+def json_text(document: dict[str, Any]) -> str:
+    """`json.dumps(document, indent=1, allow_nan=False)` with NumPy arrays among the values
+    as their lists: the same text, with the arrays written `CHUNK_ROWS` rows at a time, so
+    that other threads run between chunks."""
+    if not document:
+        return "{}"
+    pieces = ["{"]
+    for k, (key, value) in enumerate(document.items()):
+        pieces.append(f"{',' if k else ''}\n {json.dumps(key)}: ")
+        if isinstance(value, np.ndarray):
+            pieces.extend(_json_array(value))
+        else:  # a value nested one level deeper: each of its lines one space further in
+            pieces.append(json.dumps(value, indent=1, allow_nan=False).replace("\n", "\n "))
+    pieces.append("\n}")
+    return "".join(pieces)
+
+
+def _json_array(array: NDArray[Any]) -> Iterator[str]:
+    """The pieces of a 1-D or 2-D numeric array's JSON as the value of a top-level key
+    (indent 1): each element on a line of its own two spaces in, a row's numbers three."""
+    if array.ndim not in (1, 2) or array.dtype.kind not in "iuf":
+        raise TypeError(f"only 1-D or 2-D arrays of numbers are written; got {array.dtype}")
+    if (
+        array.dtype.kind == "f"
+        and array.size
+        and not (math.isfinite(float(array.max())) and math.isfinite(float(array.min())))
+    ):
+        raise ValueError("Out of range float values are not JSON compliant")  # as json
+    if array.shape[0] == 0:
+        yield "[]"
+        return
+    cell, close = "\n   ", "\n  ]"
+
+    def row(values: list[Any]) -> str:
+        return f"[{cell}{(',' + cell).join(map(repr, values))}{close}" if values else "[]"
+
+    element = row if array.ndim == 2 else repr
+    yield "["
+    for start in range(0, array.shape[0], CHUNK_ROWS):
+        lines = map(element, array[start : start + CHUNK_ROWS].tolist())
+        yield f"{',' if start else ''}\n  " + ",\n  ".join(lines)
+    yield "\n ]"
 
 
 def _sorted_pairs(pairs: NDArray[np.int64]) -> NDArray[np.int64]:

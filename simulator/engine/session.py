@@ -32,7 +32,6 @@ nothing in the file is executed (no pickle, no eval).
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -46,6 +45,7 @@ from simulator.engine.dataset import (
     dataset_from_json,
     json_document,
     json_number,
+    json_text,
     read_text,
 )
 from simulator.engine.files import write_atomically
@@ -128,14 +128,14 @@ def session_to_json(
         "format": FORMAT,
         "version": VERSION,
         "names": list(dataset.names),
-        "points": dataset.points.tolist(),
-        "labels": dataset.labels.tolist(),
+        "points": dataset.points,  # written in chunks (see `json_text`)
+        "labels": dataset.labels,
         "settings": asdict(settings),
         "trial": int(trial),
     }
     if state is not None:
         document["state"] = np.asarray(state, dtype=np.float64).tolist()
-    return json.dumps(document, indent=1, allow_nan=False) + "\n"
+    return json_text(document) + "\n"
 
 
 def save_session(

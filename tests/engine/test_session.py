@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from simulator.engine import DataFileError, Dataset, Settings, Simulation, load_dataset
+from simulator.engine import dataset as dataset_module
 from simulator.engine import session as session_module
 from simulator.engine.presets import load_preset, noisy, separable
 from simulator.engine.session import (
@@ -193,6 +194,26 @@ def test_settings_from_json_reads_what_asdict_wrote_and_names_the_source():
         settings_from_json({"seed": "7"}, "prefs")
     with pytest.raises(DataFileError, match=r"^prefs: unknown setting 'colour'"):
         settings_from_json({"colour": "red"}, "prefs")
+
+
+@pytest.mark.parametrize("n", [0, 5, 6])
+def test_session_text_written_in_chunks_is_jsons_bit_for_bit(monkeypatch, n):
+    monkeypatch.setattr(dataset_module, "CHUNK_ROWS", 3)
+    ds = separable(n=max(n, 1))
+    ds = ds if n else Dataset.empty()
+    settings = Settings(algorithm="winnow", initial_weights=(1.0, 2.0, 0.5), threshold=2.5)
+    text = session_to_json(ds, settings, 7, state=[1.0, 2.0, 0.25])
+    document = {
+        "format": session_module.FORMAT,
+        "version": session_module.VERSION,
+        "names": list(ds.names),
+        "points": ds.points.tolist(),
+        "labels": ds.labels.tolist(),
+        "settings": asdict(settings),
+        "trial": 7,
+        "state": [1.0, 2.0, 0.25],
+    }
+    assert text == json.dumps(document, indent=1, allow_nan=False) + "\n"
 
 
 def _valid():
