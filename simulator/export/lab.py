@@ -16,6 +16,7 @@ import io
 import os
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,9 +54,10 @@ class LabOptions:
     quiet: bool = False
 
 
-def add_lab_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The `lab` subcommand and its options (checked by `lab_options`)."""
-    lab = commands.add_parser(
+def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
+    """The `lab` subcommand and its options (checked by `lab_options`); `add_parser` is the
+    subcommands' (`ArgumentParser.add_subparsers().add_parser`)."""
+    lab = add_parser(
         "lab",
         help="race Winnow and the perceptron on r-of-n disjunctions (CSV, PNG)",
         description=(
