@@ -196,16 +196,17 @@ def _boolean(rows, columns, seed=0):
     "X",
     [
         pytest.param(_boolean(40, 7), id="tall-dense"),
-        pytest.param(_boolean(30, 900), id="wide-dense"),
-        pytest.param(_boolean(520, 600), id="boolean-lanczos"),
-        pytest.param(_boolean(1100, 520), id="tall-lanczos"),
-        pytest.param(np.random.default_rng(1).normal(size=(520, 560)), id="crowded-top"),
+        pytest.param(_boolean(30, 200), id="wide-dense"),
+        pytest.param(_boolean(90, 120), id="boolean-lanczos"),
+        pytest.param(_boolean(300, 70), id="tall-lanczos"),
+        pytest.param(np.random.default_rng(1).normal(size=(100, 110)), id="crowded-top"),
     ],
 )
 @pytest.mark.parametrize("restarts", [16, 1])
 def test_largest_gram_eigenvalue_is_lapacks_on_the_smaller_side(X, restarts, monkeypatch):
-    """Lanczos (above 512 rows and columns) or, where it does not settle in `restarts`,
-    LAPACK's top eigenvalue alone: λ_max(XᵀX) to machine precision either way."""
+    """Lanczos (here above 40 rows and columns; 512 in use) or, where it does not settle
+    in `restarts`, LAPACK's top eigenvalue alone: λ_max(XᵀX) to machine precision."""
+    monkeypatch.setattr(theory, "_DENSE_GRAM", 40)
     monkeypatch.setattr(theory, "_LANCZOS_RESTARTS", restarts)
     expected = np.linalg.svd(X, compute_uv=False)[0] ** 2  # σ_max², by the SVD
     assert largest_gram_eigenvalue(X) == pytest.approx(expected, rel=1e-12)
