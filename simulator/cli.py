@@ -39,6 +39,7 @@ from simulator.export.checks import (
     check_animation_target,
     mp4_available,
     mp4_size_problem,
+    plane_problem,
     prepare_folder,
 )
 from simulator.export.interrupt import StopFlag, catch_signals, exit_status, ignore_signals
@@ -154,9 +155,10 @@ def _initial_weights(text: str) -> str | tuple[float, ...]:
 _ALIASES = {"η": "--eta", "α": "--alpha", "θ": "--theta"}
 
 
-def _add_rule_parameters(group: argparse._ArgumentGroup) -> list[argparse.Action]:
+def _add_rule_parameters(add_argument: Callable[..., argparse.Action]) -> list[argparse.Action]:
     """One option per rule parameter (asked of the rule classes, so a new rule's
-    parameters appear here by themselves), with each rule's default in the help."""
+    parameters appear here by themselves), with each rule's default in the help;
+    `add_argument` is the argument group's."""
     seen: dict[str, list[str]] = {}
     parameters = {}
     for rule in ALGORITHMS.values():
@@ -178,7 +180,7 @@ def _add_rule_parameters(group: argparse._ArgumentGroup) -> list[argparse.Action
         else:
             kwargs["type"] = _number
             kwargs["metavar"] = parameter.symbol
-        actions.append(group.add_argument(*flags, **kwargs))
+        actions.append(add_argument(*flags, **kwargs))
     return actions
 
 
@@ -205,7 +207,7 @@ def _add_learner_options(
         default=_DEFAULTS.algorithm,
         help=f"the update rule (default {_DEFAULTS.algorithm})",
     )
-    actions.extend(_add_rule_parameters(rule))
+    actions.extend(_add_rule_parameters(rule.add_argument))
     add(
         "--tie",
         choices=TIES,
@@ -357,7 +359,7 @@ def build_parser() -> _Parser:
         "and Novikoff's proof (A_k >= k >= B_k) where it applies, else the loss or the weights",
     )
     export.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    add_lab_parser(commands)
+    add_lab_parser(commands.add_parser)
     return parser
 
 
@@ -420,12 +422,9 @@ def _export_options(options: argparse.Namespace, dataset: Dataset | None) -> Exp
     CannotWrite where the file system refuses."""
     if dataset is None:
         raise UsageError("export needs --dataset PRESET_OR_FILE")
-    if dataset.dimension != 2:
-        raise UsageError(
-            f"frames show 2-D data; {options.dataset} has {dataset.dimension} coordinates"
-        )
-    if len(dataset) == 0:
-        raise UsageError(f"{options.dataset} has no points to export")
+    problem = plane_problem(dataset)
+    if problem is not None:
+        raise UsageError(f"{options.dataset}: {problem}")
     export = ExportOptions(
         folder=options.out,
         trials=options.trials,

@@ -13,7 +13,7 @@ from simulator.engine.dataset import (
     parse_json,
 )
 from simulator.engine.features import PREPROCESSINGS, FeatureMap, InputLine
-from simulator.engine.presets import PRESETS, load_preset
+from simulator.engine.presets import PRESET_TITLES, PRESETS, load_preset
 from simulator.engine.rules import ALGORITHMS, TIE_TEXT, TIES, Parameter, Rule, register
 from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
 from simulator.engine.theory import (
@@ -30,6 +30,7 @@ __all__ = [
     "ORDERS",
     "PREPROCESSINGS",
     "PRESETS",
+    "PRESET_TITLES",
     "TIES",
     "TIE_TEXT",
     "AdalineReport",

@@ -32,7 +32,7 @@ import os
 import re
 import stat
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "CHUNK_ROWS",
     "MAX_COORDINATE",
     "MAX_FILE_BYTES",
     "DataFileError",
@@ -48,6 +49,8 @@ __all__ = [
     "dataset_from_json",
     "decode",
     "json_document",
+    "json_number",
+    "json_text",
     "load_csv",
     "load_dataset",
     "load_json",
@@ -97,8 +100,20 @@ def check_names(names: Iterable[object], dimension: int) -> tuple[str, ...]:
     return result
 
 
+def _within_limit(values: FloatArray) -> bool:
+    """Whether every value is finite and within ±1e150: two reductions, no temporary array
+    (a NaN makes max and min NaN, which fails both comparisons)."""
+    return values.size == 0 or (
+        float(values.max()) <= MAX_COORDINATE and float(values.min()) >= -MAX_COORDINATE
+    )
+
+
 def _first_bad_coordinate(pts: FloatArray) -> str | None:
-    """Why the coordinates cannot be a dataset's (non-finite or beyond ±1e150), or None."""
+    """Why the coordinates cannot be a dataset's (non-finite or beyond ±1e150), or None.
+
+    The bad cell is searched for only when the cheap test fails."""
+    if _within_limit(pts):
+        return None
     bad = ~np.isfinite(pts)
     if bad.any():
         row, col = (int(i) for i in np.argwhere(bad)[0])
@@ -208,6 +223,13 @@ class Dataset:
     @property
     def names(self) -> tuple[str, ...]:
         return self._names
+
+    @property
+    def arrays(self) -> tuple[NDArray[Any], ...]:
+        """The arrays this dataset holds (points, labels, the conflicting pairs once found),
+        for counting memory."""
+        found = () if self._conflicts is None else (self._conflicts,)
+        return (self._points, self._labels, *found)
 
     @property
     def dimension(self) -> int:
@@ -376,24 +398,77 @@ class Dataset:
     # -- writing ----------------------------------------------------------------------------
 
     def to_csv(self) -> str:
-        """CSV text: a header `x1,...,label`, then one row per point (repr-exact floats)."""
+        """CSV text: a header `x1,...,label`, then one row per point (repr-exact floats).
+
+        Written `CHUNK_ROWS` rows at a time (see `json_text`)."""
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([*self._names, "label"])
-        for point, label in zip(self._points.tolist(), self._labels.tolist(), strict=True):
-            writer.writerow([*(repr(v) for v in point), f"{label:+d}"])
-        return out.getvalue()
+        csv.writer(out, lineterminator="\n").writerow([*self._names, "label"])
+        pieces = [out.getvalue()]
+        for start in range(0, len(self), CHUNK_ROWS):
+            points = self._points[start : start + CHUNK_ROWS].tolist()
+            labels = self._labels[start : start + CHUNK_ROWS].tolist()
+            # Floats and ±1 never need quoting: the rows are joined directly.
+            pieces.append(
+                "".join(
+                    f"{','.join(map(repr, point))},{label:+d}\n"
+                    for point, label in zip(points, labels, strict=True)
+                )
+            )
+        return "".join(pieces)
 
     def to_json(self) -> str:
         """JSON text: {"names": [...], "points": [[...], ...], "labels": [...]}."""
-        return json.dumps(
-            {
-                "names": list(self._names),
-                "points": self._points.tolist(),
-                "labels": self._labels.tolist(),
-            },
-            indent=1,
-        )
+        document = {"names": list(self._names), "points": self._points, "labels": self._labels}
+        return json_text(document)
+
+
+CHUNK_ROWS = 50_000
+"""Rows converted to text at a time: `tolist()` of a million rows in one go holds the GIL
+for most of a second, and a save runs on a worker while the window must keep painting."""
+
+
+def json_text(document: dict[str, Any]) -> str:
+    """`json.dumps(document, indent=1, allow_nan=False)` with NumPy arrays among the values
+    as their lists: the same text, with the arrays written `CHUNK_ROWS` rows at a time, so
+    that other threads run between chunks."""
+    if not document:
+        return "{}"
+    pieces = ["{"]
+    for k, (key, value) in enumerate(document.items()):
+        pieces.append(f"{',' if k else ''}\n {json.dumps(key)}: ")
+        if isinstance(value, np.ndarray):
+            pieces.extend(_json_array(value))
+        else:  # a value nested one level deeper: each of its lines one space further in
+            pieces.append(json.dumps(value, indent=1, allow_nan=False).replace("\n", "\n "))
+    pieces.append("\n}")
+    return "".join(pieces)
+
+
+def _json_array(array: NDArray[Any]) -> Iterator[str]:
+    """The pieces of a 1-D or 2-D numeric array's JSON as the value of a top-level key
+    (indent 1): each element on a line of its own two spaces in, a row's numbers three."""
+    if array.ndim not in (1, 2) or array.dtype.kind not in "iuf":
+        raise TypeError(f"only 1-D or 2-D arrays of numbers are written; got {array.dtype}")
+    if (
+        array.dtype.kind == "f"
+        and array.size
+        and not (math.isfinite(float(array.max())) and math.isfinite(float(array.min())))
+    ):
+        raise ValueError("Out of range float values are not JSON compliant")  # as json
+    if array.shape[0] == 0:
+        yield "[]"
+        return
+    cell, close = "\n   ", "\n  ]"
+
+    def row(values: list[Any]) -> str:
+        return f"[{cell}{(',' + cell).join(map(repr, values))}{close}" if values else "[]"
+
+    element = row if array.ndim == 2 else repr
+    yield "["
+    for start in range(0, array.shape[0], CHUNK_ROWS):
+        lines = map(element, array[start : start + CHUNK_ROWS].tolist())
+        yield f"{',' if start else ''}\n  " + ",\n  ".join(lines)
+    yield "\n ]"
 
 
 def _sorted_pairs(pairs: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -610,9 +685,7 @@ def _fast_table(body: str, delimiter: str, columns: int) -> FloatArray | None:
             )
     except (ValueError, TypeError, OverflowError):
         return None
-    if table.shape[1] != columns or not np.isfinite(table).all():
-        return None
-    if (np.abs(table) > MAX_COORDINATE).any():
+    if table.shape[1] != columns or not _within_limit(table):
         return None
     return table
 
@@ -669,8 +742,9 @@ def _slow_table(
     return np.array(values, dtype=np.float64).reshape(-1, len(header))
 
 
-def _json_number(value: object, where: str) -> float:
-    """A JSON number as a float; `where` names the file and the item."""
+def json_number(value: object, where: str) -> float:
+    """A JSON number as a finite float, or a one-line `DataFileError`; `where` names the
+    file and the item (data files and session files alike)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise DataFileError(f"{where} ({_one_line(repr(value))[:40]}) is not a number")
     try:
@@ -731,7 +805,7 @@ def dataset_from_json(data: object, source: str) -> Dataset:
     mapped = np.empty(len(labels))
     for i, value in enumerate(labels):
         where = f"{source}: labels[{i}]"
-        mapped[i] = _json_number(value, where)
+        mapped[i] = json_number(value, where)
         if mapped[i] not in (-1.0, 0.0, 1.0):
             raise DataFileError(f"{where} ({value!r}) is not -1, +1, 0 or 1")
     if names:
@@ -749,7 +823,7 @@ def dataset_from_json(data: object, source: str) -> Dataset:
                 f"{source}: points[{i}] has {len(p)} coordinates, but "
                 + (f"there are {dimension} names" if names else f"points[0] has {dimension}")
             )
-        rows.append([_json_number(v, f"{source}: points[{i}][{j}]") for j, v in enumerate(p)])
+        rows.append([json_number(v, f"{source}: points[{i}][{j}]") for j, v in enumerate(p)])
     try:
         return Dataset(
             np.array(rows, dtype=np.float64).reshape(len(rows), dimension),

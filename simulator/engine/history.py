@@ -260,12 +260,27 @@ class History:
     # -- memory ----------------------------------------------------------------------------
 
     def nbytes(self, current: Dataset | None = None) -> int:
-        """Bytes held: the buffers, plus the feature matrices of past data kept for replay."""
+        """Bytes held: the buffers, and for each past dataset (every one but `current`)
+        its points, labels and conflicting pairs and the segment's features and labels,
+        each block of memory counted once (the features may be the points themselves)."""
         buffers = (self._mistakes, self._losses, self._checkpoint_ints, self._checkpoint_floats)
         total = sum(b.nbytes for b in buffers)
-        seen: set[int] = set()
+        counted: set[int] = set()
         for segment in self.segments:
-            if segment.dataset is not current and id(segment.X) not in seen:
-                seen.add(id(segment.X))
-                total += int(segment.X.nbytes)
+            if segment.dataset is current:
+                continue
+            for array in (*segment.dataset.arrays, segment.X, segment.y):
+                total += _owned_nbytes(array, counted)
         return total
+
+
+def _owned_nbytes(array: NDArray[Any], counted: set[int]) -> int:
+    """The bytes of the memory `array` lives in (its base's, for a view), unless the `id`
+    of that memory is in `counted` already (then 0); adds it there."""
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if id(owner) in counted:
+        return 0
+    counted.add(id(owner))
+    return int(owner.nbytes)

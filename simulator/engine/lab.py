@@ -44,7 +44,7 @@ from numpy.typing import NDArray
 from simulator.engine.dataset import Dataset
 from simulator.engine.rules import ALGORITHMS
 from simulator.engine.simulation import Settings, Simulation
-from simulator.engine.theory import winnow_disjunction_bound
+from simulator.engine.theory import monotone_disjunction, winnow_disjunction_bound
 
 __all__ = [
     "LAB_RULES",
@@ -161,14 +161,8 @@ def consistent_disjunction(dataset: Dataset) -> tuple[int, ...] | None:
     such variables is consistent iff every positive example has one of them on. (The target
     may be smaller; both give valid bounds, and on a long stream they agree.)
     """
-    X, y = dataset.points, dataset.labels
-    if len(dataset) == 0 or not np.all((X == 0.0) | (X == 1.0)):
-        return None
-    allowed = ~np.any(X[y < 0] == 1.0, axis=0)
-    positives = X[y > 0]
-    if positives.shape[0] and not np.all(np.any(positives[:, allowed] == 1.0, axis=1)):
-        return None
-    return tuple(int(j) + 1 for j in np.flatnonzero(allowed))
+    columns = monotone_disjunction(dataset.points, dataset.labels)
+    return None if columns is None else tuple(j + 1 for j in columns)
 
 
 _last_disjunction: tuple[Dataset, tuple[int, ...] | None] | None = None

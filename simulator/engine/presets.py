@@ -26,7 +26,7 @@ from simulator.engine.dataset import Dataset
 from simulator.engine.lab import disjunction_stream
 from simulator.engine.theory import margin_report_for
 
-__all__ = ["PRESETS", "iris_path", "load_preset"]
+__all__ = ["PRESETS", "PRESET_TITLES", "iris_path", "load_preset"]
 
 _CORNERS = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
 
@@ -98,16 +98,23 @@ def unl_disjunction() -> Dataset:
     return disjunction_stream(150, 3, 300, seed=0, variables=(5, 9, 12))
 
 
-PRESETS: dict[str, Callable[[], Dataset]] = {
-    "and": lambda: _boolean((-1, -1, -1, 1)),
-    "or": lambda: _boolean((-1, 1, 1, 1)),
-    "xor": lambda: _boolean((-1, 1, 1, -1)),
-    "iris": iris,
-    "separable": separable,
-    "noisy": noisy,
-    "disjunction": disjunction,
-    "unl-disjunction": unl_disjunction,
-}
+_PRESETS: tuple[tuple[str, str, Callable[[], Dataset]], ...] = (
+    # name (the command line's), title (the window's menu), factory
+    ("and", "AND (4 corners)", lambda: _boolean((-1, -1, -1, 1))),
+    ("or", "OR (4 corners)", lambda: _boolean((-1, 1, 1, 1))),
+    ("xor", "XOR (not separable)", lambda: _boolean((-1, 1, 1, -1))),
+    ("iris", "Iris: setosa vs the rest", iris),
+    ("separable", "Random separable", separable),
+    ("noisy", "Random noisy (not separable)", noisy),
+    ("disjunction", "Winnow: an OR of 3 of 64 variables (15-859)", disjunction),
+    ("unl-disjunction", "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)", unl_disjunction),
+)
+
+PRESETS: dict[str, Callable[[], Dataset]] = {name: make for name, _, make in _PRESETS}
+"""The presets by name, in menu order: each makes its dataset."""
+
+PRESET_TITLES: dict[str, str] = {name: title for name, title, _ in _PRESETS}
+"""What the window's menu calls each preset, by name."""
 
 
 def load_preset(name: str) -> Dataset:

@@ -35,6 +35,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from simulator.engine.theory import largest_gram_eigenvalue
+
 __all__ = [
     "ADALINE_FALLBACK_RATE",
     "ALGORITHMS",
@@ -49,7 +51,6 @@ __all__ = [
     "Winnow",
     "compiled",
     "dot_rows",
-    "largest_gram_eigenvalue",
     "make_rule",
     "numpy_dot_rows",
     "register",
@@ -258,6 +259,14 @@ ADALINE_RATE = Parameter(
     derived="from the data: 1/R² online, 1/λ_max(XᵀX) batch (half the stable bound), "
     "rounded down to 2 digits",
 )
+ADALINE_MODE = Parameter(
+    "mode",
+    "mode",
+    "mode",
+    default="online",
+    choices=("online", "batch"),
+    help="online: an LMS step per trial; batch: one gradient step per epoch",
+)
 ADALINE_FALLBACK_RATE = 0.1
 """Adaline's η when the data give no scale (no points, or all at the origin)."""
 
@@ -267,16 +276,6 @@ def round_down(value: float, digits: int = 2) -> float:
     exact = Decimal(repr(value))
     step = Decimal(1).scaleb(exact.adjusted() - digits + 1)
     return float(exact.quantize(step, rounding=ROUND_FLOOR))
-
-
-def largest_gram_eigenvalue(X: FloatArray) -> float:
-    """λ_max(XᵀX), from the smaller of XᵀX and XXᵀ (the same nonzero eigenvalues); for
-    both sides above 2048, ‖X‖_F² (the trace, an upper bound: a smaller, still stable η)."""
-    n, d = X.shape
-    if min(n, d) > 2048:
-        return float(np.einsum("ij,ij->", X, X))
-    gram = X.T @ X if d <= n else X @ X.T
-    return float(np.linalg.eigvalsh(gram)[-1])
 
 
 Formatter = Callable[[float], str]
@@ -695,17 +694,7 @@ class Adaline(Rule):
     name: ClassVar[str] = "adaline"
     title: ClassVar[str] = "Adaline"
     tie: ClassVar[str] = "mistake"
-    parameters: ClassVar[tuple[Parameter, ...]] = (
-        ADALINE_RATE,
-        Parameter(
-            "mode",
-            "mode",
-            "mode",
-            default="online",
-            choices=("online", "batch"),
-            help="online: an LMS step per trial; batch: one gradient step per epoch",
-        ),
-    )
+    parameters: ClassVar[tuple[Parameter, ...]] = (ADALINE_RATE, ADALINE_MODE)
     bound: ClassVar[str | None] = None
     mistake_driven: ClassVar[bool] = False
     least_squares: ClassVar[bool] = True
@@ -716,9 +705,7 @@ class Adaline(Rule):
         cls, n_features: int, *, features: FloatArray | None = None, **parameters: Any
     ) -> Rule:
         """η defaults to `default_rate` of the features."""
-        mode = parameters.get("mode") or "online"
-        if mode not in ("online", "batch"):
-            raise ValueError(f"unknown mode {mode!r}; use 'online' or 'batch'")
+        mode = ADALINE_MODE.check(parameters.get("mode") or ADALINE_MODE.default)
         rate = parameters.get("learning_rate")
         batch = mode == "batch"
         if rate is None:
@@ -803,6 +790,4 @@ def make_rule(
     that depend on the data (Adaline's η) are derived from `features`."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
-    if parameters.get("mode") not in (None, "online", "batch"):
-        raise ValueError(f"unknown mode {parameters['mode']!r}; use 'online' or 'batch'")
     return ALGORITHMS[algorithm].build(n_features, features=features, **parameters)

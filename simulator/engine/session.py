@@ -23,19 +23,15 @@ The saved state, when present, checks the replay: if the points were edited duri
 replaying on the final points gives other weights. `Session.verify(simulation)` says so in
 one line (None when the replay matches); the replayed run is what opens.
 
-Saving is atomic: a temporary file beside the target, flushed to disk, then renamed over
-it, so a crash leaves the old file or the new one, never half of one. Loading validates
+Saving is atomic (`files.write_atomically`): a temporary file beside the target, flushed
+to disk, then renamed over it, so a crash leaves the old file or the new one, never half of
+one. Loading validates
 every field and reports the first problem as a one-line `DataFileError` naming the file;
 nothing in the file is executed (no pickle, no eval).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import math
-import os
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -48,8 +44,11 @@ from simulator.engine.dataset import (
     Dataset,
     dataset_from_json,
     json_document,
+    json_number,
+    json_text,
     read_text,
 )
+from simulator.engine.files import write_atomically
 from simulator.engine.records import Settings
 from simulator.engine.simulation import Simulation
 
@@ -62,6 +61,7 @@ __all__ = [
     "save_session",
     "session_from_json",
     "session_to_json",
+    "settings_from_json",
 ]
 
 FORMAT = "linear-classifier-lab session"
@@ -128,14 +128,14 @@ def session_to_json(
         "format": FORMAT,
         "version": VERSION,
         "names": list(dataset.names),
-        "points": dataset.points.tolist(),
-        "labels": dataset.labels.tolist(),
+        "points": dataset.points,  # written in chunks (see `json_text`)
+        "labels": dataset.labels,
         "settings": asdict(settings),
         "trial": int(trial),
     }
     if state is not None:
         document["state"] = np.asarray(state, dtype=np.float64).tolist()
-    return json.dumps(document, indent=1, allow_nan=False) + "\n"
+    return json_text(document) + "\n"
 
 
 def save_session(
@@ -151,33 +151,7 @@ def save_session(
     Raises OSError (no permission, disk full, a folder at `path`, ...); an existing file
     at `path` is then left as it was and no temporary file stays behind.
     """
-    _write_atomically(Path(path), session_to_json(dataset, settings, trial, state=state))
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    data = text.encode("utf-8")
-    try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable (POSIX)
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+    write_atomically(path, session_to_json(dataset, settings, trial, state=state))
 
 
 def load_session(path: str | Path) -> Session:
@@ -203,7 +177,7 @@ def session_from_json(text: str, source: str = "<text>") -> Session:
             f"this one reads format {VERSION}"
         )
     dataset = dataset_from_json(document, source)
-    settings = _settings(document.get("settings"), source)
+    settings = settings_from_json(document.get("settings"), source)
     trial = document.get("trial")
     if isinstance(trial, bool) or not isinstance(trial, int) or trial < 0:
         raise DataFileError(f"{source}: 'trial' must be a whole number >= 0; got {trial!r}")
@@ -215,8 +189,11 @@ def session_from_json(text: str, source: str = "<text>") -> Session:
     return Session(dataset=dataset, settings=settings, trial=trial, state=state)
 
 
-def _settings(raw: object, source: str) -> Settings:
-    """Settings from their JSON object: known fields type-checked, missing ones default."""
+def settings_from_json(raw: object, source: str) -> Settings:
+    """`Settings` from their JSON object (as `asdict` wrote them): every field type-checked,
+    missing ones default, an unknown one refused, each problem a one-line `DataFileError`
+    naming `source` and the field. Whether the engine accepts the values (a known rule, η in
+    range) is `Simulation.from_settings`'s to say, on the data they are for."""
     if not isinstance(raw, dict):
         raise DataFileError(f"{source}: 'settings' must be an object")
     known = {f.name for f in fields(Settings)}
@@ -230,7 +207,7 @@ def _settings(raw: object, source: str) -> Settings:
         if name in _OPTIONAL_TEXT and not (value is None or isinstance(value, str)):
             raise DataFileError(f"{where} must be text or null; got {value!r}")
         if name in _NUMBER or (name in _OPTIONAL_NUMBER and value is not None):
-            value = _number(value, where)
+            value = json_number(value, where)
         if name == "bias" and not isinstance(value, bool):
             raise DataFileError(f"{where} must be true or false; got {value!r}")
         if name == "seed" and (isinstance(value, bool) or not isinstance(value, int)):
@@ -238,21 +215,9 @@ def _settings(raw: object, source: str) -> Settings:
         if name == "initial_weights" and not (value is None or isinstance(value, str)):
             if not isinstance(value, list):
                 raise DataFileError(f"{where} must be null, a name or a list of numbers")
-            value = tuple(_number(v, f"{where}[{i}]") for i, v in enumerate(value))
+            value = tuple(json_number(v, f"{where}[{i}]") for i, v in enumerate(value))
         values[name] = value
     return Settings(**values)
-
-
-def _number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise DataFileError(f"{where} must be a number; got {value!r}")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise DataFileError(f"{where} is too large a number") from None
-    if not math.isfinite(number):
-        raise DataFileError(f"{where} is not a finite number")
-    return number
 
 
 def _state(raw: object, simulation: Simulation, source: str) -> tuple[Any, ...] | None:

@@ -62,6 +62,7 @@ from simulator.engine.theory import (
     MarginReport,
     adaline_report,
     general_mistake_bound,
+    least_squares_solution,
     margin_report_for,
     monotone_disjunction,
     signed_margin,
@@ -91,6 +92,22 @@ class _Terms:
     theta_err: float
     bmax: float = math.nan
     segment: Segment | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Leg:
+    """How `_advance` runs a stretch of trials: whether it writes the history, and what
+    ends it early: the first mistake, the wall-clock `deadline` (`time.perf_counter`), or
+    `update_budget` updates. `sink` collects the effective w after each mistake (replay)."""
+
+    record: bool
+    stop_on_mistake: bool = False
+    deadline: float | None = None
+    update_budget: int | None = None
+    sink: list[FloatArray] | None = None
+
+
+_REPLAY = _Leg(record=False)
 
 
 @dataclass(slots=True)
@@ -195,25 +212,11 @@ class Simulation:
         n_features = dataset.dimension + (1 if bias else 0)
         self._features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
         X = self._features.transform(dataset.points)
-        self._rule: Rule = make_rule(
-            algorithm,
-            n_features,
-            features=X,
-            learning_rate=learning_rate,
-            promotion=promotion,
-            threshold=threshold,
-            mode=mode,
-        )
-        self._initial_state = self._rule.initial_state(
-            n_features,
-            initial_weights,
-            np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(0,))),
-        )
-        self._initial_state.setflags(write=False)
+        self._n_features = n_features
         self.settings = Settings(
             algorithm=algorithm,
             learning_rate=learning_rate,
-            promotion=float(promotion),
+            promotion=promotion,
             threshold=threshold,
             mode=mode,
             tie=tie,
@@ -224,7 +227,14 @@ class Simulation:
             initial_weights=initial,
             tolerance=float(tolerance),
         )
-        self._n_features = n_features
+        self._rule: Rule = self._build_rule(X)  # checks the rule's parameters, so first
+        self.settings = replace(self.settings, promotion=float(promotion))
+        self._initial_state = self._rule.initial_state(
+            n_features,
+            initial_weights,
+            np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(0,))),
+        )
+        self._initial_state.setflags(write=False)
         self._cyclic = order == "cyclic"
         self._tie_code = TIES.index(self.tie)
         self._tracks_error = self._rule.tracks_error
@@ -257,6 +267,19 @@ class Simulation:
     @classmethod
     def from_settings(cls, dataset: Dataset, settings: Settings) -> Simulation:
         return cls(dataset, **settings.as_kwargs())
+
+    def _build_rule(self, X: FloatArray) -> Rule:
+        """The rule of `settings`; defaults derived from the data (Adaline's η) from `X`."""
+        settings = self.settings
+        return make_rule(
+            settings.algorithm,
+            self._n_features,
+            features=X,
+            learning_rate=settings.learning_rate,
+            promotion=settings.promotion,
+            threshold=settings.threshold,
+            mode=settings.mode,
+        )
 
     def _set_current(self, dataset: Dataset, X: FloatArray | None = None) -> None:
         """Make `dataset` the current data (`X`: its features, if already computed)."""
@@ -395,8 +418,13 @@ class Simulation:
 
     @property
     def history_nbytes(self) -> int:
-        """Memory held by the history (buffers, checkpoints, past data), in bytes."""
-        return self._history.nbytes(self._dataset)
+        """Memory the run holds beyond the current data and its features, in bytes: the
+        history (mistakes, losses, checkpoints, past data with their features) and the
+        visiting order of the epoch in progress."""
+        total = self._history.nbytes(self._dataset)
+        if self._order_cache is not None:
+            total += int(self._order_cache[2].nbytes)
+        return total
 
     def mistake_trials(self) -> NDArray[np.int64]:
         """The trial numbers of every recorded mistake, ascending (read-only)."""
@@ -494,11 +522,17 @@ class Simulation:
             )
         return self._margin_report
 
-    def adaline_report(self) -> AdalineReport:
-        """Least squares and Adaline's stable learning rates for the current data (cached)."""
-        if self._adaline_report is None:
-            self._adaline_report = adaline_report(self._X, self._dataset.labels)
-        return self._adaline_report
+    def adaline_report(self, *, least_squares: bool = True) -> AdalineReport:
+        """Adaline's stable learning rates for the current data and, unless
+        `least_squares=False`, w_LS (cached; asked first without it, w_LS comes later)."""
+        report = self._adaline_report
+        if report is None:
+            report = adaline_report(self._X, self._dataset.labels, least_squares=least_squares)
+        elif least_squares and report.least_squares is None and len(self._dataset):
+            solution = least_squares_solution(self._X, self._dataset.labels)
+            report = replace(report, least_squares=solution)
+        self._adaline_report = report
+        return report
 
     def mistake_bound(self) -> float | None:
         """The mistake bound that applies to this run (see `Rule.bound`), or None.
@@ -549,7 +583,7 @@ class Simulation:
         if not notes_setting:
             return None
         relevant = monotone_disjunction(self._X, self._dataset.labels)
-        return None if relevant is None else winnow_disjunction_bound(relevant, n)
+        return None if relevant is None else winnow_disjunction_bound(len(relevant), n)
 
     def current_margin(self) -> float:
         """minᵢ yᵢ (w·xᵢ − θ)/|w| for the current w; nan when w = 0 or there is no data."""
@@ -603,16 +637,7 @@ class Simulation:
         self._set_current(dataset)
         self._history.truncate(self._live.trials)
         if self._live.trials == 0:  # nothing ran yet: defaults derived from data follow them
-            settings = self.settings
-            self._rule = make_rule(
-                settings.algorithm,
-                self._n_features,
-                features=self._X,
-                learning_rate=settings.learning_rate,
-                promotion=settings.promotion,
-                threshold=settings.threshold,
-                mode=settings.mode,
-            )
+            self._rule = self._build_rule(self._X)
             self._live.terms = None
 
     # -- running -----------------------------------------------------------------------------------
@@ -655,15 +680,13 @@ class Simulation:
                 segment = self._prepare()
                 trials_room, updates_room = self._checkpoint_room()
                 mistakes = live.mistakes
-                done += self._advance(
-                    live,
-                    segment,
-                    min(max_trials - done, trials_room),
+                leg = _Leg(
                     record=True,
                     stop_on_mistake=stop_on_mistake,
                     deadline=deadline,
                     update_budget=updates_room,
                 )
+                done += self._advance(live, segment, min(max_trials - done, trials_room), leg)
                 self._history.length = live.trials
                 self._maybe_checkpoint()
                 if stop_on_mistake and live.mistakes > mistakes:
@@ -681,50 +704,26 @@ class Simulation:
     # Each method below takes the live state it advances and `record`: whether to write the
     # history (mistakes, losses, events). Replay runs the same code with record=False.
 
-    def _advance(
-        self,
-        live: _Live,
-        segment: Segment,
-        limit: int,
-        *,
-        record: bool,
-        stop_on_mistake: bool = False,
-        deadline: float | None = None,
-        update_budget: int | None = None,
-        sink: list[FloatArray] | None = None,
-    ) -> int:
+    def _advance(self, live: _Live, segment: Segment, limit: int, leg: _Leg) -> int:
         """Up to `limit` trials within the current epoch of `segment`; how many ran."""
         rule = self._rule
         if live.diverged_at is None and not rule.mistake_driven and not rule.batch:
-            return self._run_every_trial(
-                live, segment, limit, record, stop_on_mistake, deadline, update_budget, sink
-            )
-        return self._run_epoch(
-            live, segment, limit, record, stop_on_mistake, deadline, update_budget, sink
-        )
+            return self._run_every_trial(live, segment, limit, leg)
+        return self._run_epoch(live, segment, limit, leg)
 
-    def _run_every_trial(
-        self,
-        live: _Live,
-        segment: Segment,
-        limit: int,
-        record: bool,
-        stop_on_mistake: bool,
-        deadline: float | None,
-        update_budget: int | None,
-        sink: list[FloatArray] | None,
-    ) -> int:
+    def _run_every_trial(self, live: _Live, segment: Segment, limit: int, leg: _Leg) -> int:
         """Online Adaline updates on every trial: there is nothing to jump over."""
         _, start = segment.position(live.trials)
         end = min(segment.n, start + limit)
         updates = live.updates
+        budget, deadline = leg.update_budget, leg.deadline
         for position in range(start, end):
             mistakes = live.mistakes
-            self._one_trial(live, segment, record=record, sink=sink)
+            self._one_trial(live, segment, record=leg.record, sink=leg.sink)
             if (
-                (stop_on_mistake and live.mistakes > mistakes)
+                (leg.stop_on_mistake and live.mistakes > mistakes)
                 or live.diverged_at is not None
-                or (update_budget is not None and live.updates - updates >= update_budget)
+                or (budget is not None and live.updates - updates >= budget)
                 or (
                     deadline is not None and position % 64 == 63 and time.perf_counter() >= deadline
                 )
@@ -774,23 +773,15 @@ class Simulation:
             sink.append(rule.weights(live.state))
         live.last = _LastTrial(t, segment, i, float(signed[0]), mistake, before, live.state)
 
-    def _run_epoch(
-        self,
-        live: _Live,
-        segment: Segment,
-        limit: int,
-        record: bool,
-        stop_on_mistake: bool,
-        deadline: float | None,
-        update_budget: int | None,
-        sink: list[FloatArray] | None,
-    ) -> int:
+    def _run_epoch(self, live: _Live, segment: Segment, limit: int, leg: _Leg) -> int:
         """Up to `limit` trials, within the current epoch, scoring blocks between updates.
 
         For mistake-driven rules, for batch Adaline (whose one update ends the epoch) and
         for any rule once diverged (no more updates).
         """
         rule = self._rule
+        record, sink, stop_on_mistake = leg.record, leg.sink, leg.stop_on_mistake
+        deadline, update_budget = leg.deadline, leg.update_budget
         epoch, start = segment.position(live.trials)
         order = self._order(segment, epoch)
         end = min(segment.n, start + limit)
@@ -1022,7 +1013,7 @@ class Simulation:
     def _stable_rate_text(self) -> str:
         """The sufficient condition for stability on the current data, in words."""
         rule = self._rule
-        report = self.adaline_report()
+        report = self.adaline_report(least_squares=False)
         limit = report.batch_rate_limit if rule.batch else report.online_rate_limit
         mode = "batch" if rule.batch else "online"
         return (
@@ -1280,9 +1271,10 @@ class Simulation:
     def _replay_to(self, live: _Live, t: int, sink: list[FloatArray] | None = None) -> None:
         """Advance `live` to trial t along the recorded history, recording nothing."""
         segments = self._history.segments
+        leg = _REPLAY if sink is None else _Leg(record=False, sink=sink)
         with np.errstate(over="ignore", invalid="ignore"):
             while live.trials < t:
                 segment = self._enter_next(live)
                 index = live.segment_index
                 stop = segments[index + 1].start if index + 1 < len(segments) else t
-                self._advance(live, segment, min(t, stop) - live.trials, record=False, sink=sink)
+                self._advance(live, segment, min(t, stop) - live.trials, leg)

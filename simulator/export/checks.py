@@ -13,12 +13,15 @@ import errno
 import tempfile
 from pathlib import Path
 
+from simulator.engine import Dataset
+
 __all__ = [
     "MP4_INSTALL_HINT",
     "CannotWrite",
     "check_animation_target",
     "mp4_available",
     "mp4_size_problem",
+    "plane_problem",
     "prepare_folder",
 ]
 
@@ -44,6 +47,21 @@ def mp4_size_problem(width: int, height: int) -> str | None:
     """Why an MP4 (H.264, yuv420p) cannot have this frame size, or None."""
     if width % 2 or height % 2:
         return f"MP4 needs an even width and height, not {width}x{height}"
+    return None
+
+
+def plane_problem(dataset: Dataset) -> str | None:
+    """Why the frames cannot show a run on `dataset`, or None.
+
+    Frames draw the plane, so the points must have 2 coordinates (the window shows other
+    data in its high-dimensional view, which an export does not draw); and with no points
+    there is no run to show.
+    """
+    if dataset.dimension != 2:
+        d = dataset.dimension
+        return f"frames show 2-D data; these points have {d:,} coordinate{'s' if d != 1 else ''}"
+    if len(dataset) == 0:
+        return "there are no points to export"
     return None
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simulator.engine import Simulation
+from simulator.export.checks import plane_problem
 from simulator.export.interrupt import StopFlag
 from simulator.export.options import ExportOptions
 from simulator.export.render import FrameRenderer, drawing_colours
@@ -77,13 +78,9 @@ class ExportJob:
     def __init__(
         self, simulation: Simulation, options: ExportOptions, *, stop: StopFlag | None = None
     ) -> None:
-        if simulation.dataset.dimension != 2:
-            raise ExportError(
-                f"frames show 2-D data; these points have {simulation.dataset.dimension} "
-                "coordinates"
-            )
-        if len(simulation.dataset) == 0:
-            raise ExportError("there are no points to export")
+        problem = plane_problem(simulation.dataset)
+        if problem is not None:
+            raise ExportError(problem)
         self.options = options
         self.cancel_requested = stop if stop is not None else StopFlag()
         self._simulation = simulation

@@ -16,7 +16,6 @@ import io
 import os
 import signal
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator.engine import Dataset
+from simulator.engine.files import write_atomically
 from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
 from simulator.export.checks import prepare_folder
 from simulator.export.interrupt import StopFlag, exit_status
@@ -54,9 +54,10 @@ class LabOptions:
     quiet: bool = False
 
 
-def add_lab_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The `lab` subcommand and its options (checked by `lab_options`)."""
-    lab = commands.add_parser(
+def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
+    """The `lab` subcommand and its options (checked by `lab_options`); `add_parser` is the
+    subcommands' (`ArgumentParser.add_subparsers().add_parser`)."""
+    lab = add_parser(
         "lab",
         help="race Winnow and the perceptron on r-of-n disjunctions (CSV, PNG)",
         description=(
@@ -212,36 +213,17 @@ def results_csv(result: LabResult) -> str:
     return out.getvalue()
 
 
-def _write_atomically(path: Path, write: Callable[[Path], None]) -> None:
-    """Call write(temporary path) beside `path`, then rename it over `path`."""
+def _write(path: Path, data: bytes | str) -> None:
+    """Write `data` to `path` whole or not at all (`files.write_atomically`)."""
     try:
-        handle, name = tempfile.mkstemp(
-            prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent
-        )
-        os.close(handle)
+        write_atomically(path, data)
     except OSError as exc:
         raise LabWriteError(f"cannot write {path}: {exc.strerror or exc}") from None
-    temporary = Path(name)
-    try:
-        write(temporary)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise LabWriteError(f"cannot write {path}: {exc.strerror or exc}") from None
-    except LabWriteError:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
-def _write_text(path: Path, text: str) -> None:
-    _write_atomically(path, lambda p: p.write_text(text, encoding="utf-8"))
 
 
 def _plot(result: LabResult, path: Path) -> None:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before Qt loads: same pixels, any machine
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0]])  # noqa: F841 - keep alive
@@ -259,12 +241,13 @@ def _plot(result: LabResult, path: Path) -> None:
             ),
         )
         image = render_chart(chart, width, height)
-
-        def save(temporary: Path) -> None:
-            if not image.save(str(temporary), "PNG"):
-                raise LabWriteError(f"cannot write {path}: the PNG could not be saved")
-
-        _write_atomically(path, save)
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not image.save(buffer, "PNG"):
+            raise LabWriteError(f"cannot write {path}: the PNG could not be encoded")
+        buffer.close()
+        _write(path, data.data())
     finally:
         chart.close()
         chart.deleteLater()
@@ -289,11 +272,11 @@ def lab_main(options: LabOptions, *, stop: StopFlag | None = None) -> int:
             f"{' ∨ '.join(f'x{v}' for v in race.variables)} ({race.seconds:.2f} s)"
         )
         if options.save_data is not None:
-            _write_text(options.save_data / stream_file_name(race.n), stream_csv(stream))
+            _write(options.save_data / stream_file_name(race.n), stream_csv(stream))
 
     try:
         result = run_lab(plan, on_race=finished, should_stop=None if stop is None else stop.is_set)
-        _write_text(options.out, results_csv(result))
+        _write(options.out, results_csv(result))
         say(f"wrote {options.out}")
         if options.plot is not None:
             _plot(result, options.plot)

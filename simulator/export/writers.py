@@ -30,6 +30,7 @@ from PIL import GifImagePlugin, Image
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage
 
+from simulator.engine.files import temporary_beside, write_atomically
 from simulator.export.checks import MP4_INSTALL_HINT, mp4_size_problem
 
 __all__ = ["ExportError", "GifWriter", "Mp4Writer", "PngSequence", "frame_name", "frame_pixels"]
@@ -53,31 +54,20 @@ def _cannot_write(target: Path, exc: OSError) -> ExportError:
 
 
 def _temporary_beside(target: Path) -> Path:
-    """An empty file next to `target`, readable like any new file (mkstemp makes it 0600)."""
+    """An empty file next to `target` (see `files.temporary_beside`)."""
     try:
-        handle, name = tempfile.mkstemp(
-            prefix=f".{target.stem}-", suffix=target.suffix, dir=target.parent
-        )
+        return temporary_beside(target)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
-    os.close(handle)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(name, 0o666 & ~umask)
-    return Path(name)
 
 
 def _write_whole(target: Path, data: bytes) -> None:
-    """Write `data` to `target` so that it appears whole or not at all."""
-    temporary = _temporary_beside(target)
+    """Write `data` to `target` so that it appears whole or not at all (no fsync: a frame
+    can be rendered again, and syncing each one would halve the frame rate)."""
     try:
-        temporary.write_bytes(data)
-        os.replace(temporary, target)
+        write_atomically(target, data, durable=False)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()
 
 
 def frame_pixels(image: QImage) -> np.ndarray:

@@ -1,3 +1,5 @@
+import csv
+import io
 import json
 import math
 import os
@@ -18,7 +20,8 @@ from simulator.engine import (
     parse_csv,
     parse_json,
 )
-from simulator.engine.dataset import MAX_FILE_BYTES
+from simulator.engine import dataset as dataset_module
+from simulator.engine.dataset import MAX_FILE_BYTES, json_text
 
 
 def test_points_and_labels_are_read_only_copies():
@@ -147,6 +150,26 @@ def test_coordinates_beyond_1e150_are_refused_with_the_reason():
     assert Dataset([[1e150, -1e150]], [1]).points.tolist() == [[1e150, -1e150]]
     with pytest.raises(ValueError, match="square would overflow"):
         Dataset([[0.0, 0.0]], [1]).with_point((1e151, 0.0), 1)
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (math.nan, "non-finite coordinate \\(nan in column 2\\)"),
+        (math.inf, "non-finite coordinate \\(inf in column 2\\)"),
+        (-math.inf, "non-finite coordinate \\(-inf in column 2\\)"),
+        (3e150, "coordinate 3e\\+150 in column 2, beyond"),
+        (-3e150, "coordinate -3e\\+150 in column 2, beyond"),
+    ],
+)
+def test_the_first_bad_cell_of_a_large_array_is_named(value, reason):
+    """The quick test (max and min) only says that something is wrong; the message still
+    names the first bad cell."""
+    points = np.zeros((50_000, 3))
+    points[31_337, 2] = value
+    points[40_000, 0] = value
+    with pytest.raises(ValueError, match=f"^point 31337 has (a )?{reason}"):
+        Dataset(points, np.ones(50_000))
 
 
 @pytest.mark.parametrize(
@@ -365,3 +388,43 @@ def test_a_json_file_with_a_coordinate_called_label_no_longer_saves_a_broken_csv
     path = tmp_path / "d.json"
     path.write_text(json.dumps({"names": ["label", "y"], "points": [[1, 2]], "labels": [1]}))
     assert "may not be called 'label'" in _one_line_error(path)
+
+
+# -- writing in chunks ---------------------------------------------------------------------------
+
+_AWKWARD = [0.0, -0.0, 0.1, -2.5, 1e-300, 5e-324, 1e150, -1e150, 123456789.0, 1 / 3]
+
+
+def _reference_csv(ds):
+    """What the csv module writes for the dataset, a row at a time."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*ds.names, "label"])
+    for point, label in zip(ds.points.tolist(), ds.labels.tolist(), strict=True):
+        writer.writerow([*(repr(v) for v in point), f"{label:+d}"])
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 7])
+@pytest.mark.parametrize("d", [1, 3])
+def test_chunked_writing_gives_the_text_of_json_and_csv_bit_for_bit(monkeypatch, n, d):
+    """Three rows per chunk, so that chunks start, end and fall short at every n."""
+    monkeypatch.setattr(dataset_module, "CHUNK_ROWS", 3)
+    rng = np.random.default_rng(n * 10 + d)
+    points = rng.choice(_AWKWARD, size=(n, d))
+    names = ["a,b", 'say "hi"', "x"][:d] if d == 3 else ["só"]
+    ds = Dataset(points, rng.choice([-1, 1], size=n), names=names)
+    assert ds.to_csv() == _reference_csv(ds)
+    document = {"names": list(ds.names), "points": ds.points.tolist(), "labels": ds.labels.tolist()}
+    assert ds.to_json() == json.dumps(document, indent=1)
+    mixed = {"a": {"b": [1.5, None, "é\n"]}, "points": ds.points, "empty": [], "n": n}
+    expected = {**mixed, "points": ds.points.tolist()}
+    assert json_text(mixed) == json.dumps(expected, indent=1, allow_nan=False)
+    assert json_text({}) == "{}"
+
+
+def test_json_text_refuses_what_json_would():
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        json_text({"points": np.array([[1.0, math.nan]])})
+    with pytest.raises(TypeError):
+        json_text({"mask": np.array([True, False])})

@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from simulator.engine import PRESETS, Simulation, load_preset, margin_report
+from simulator.engine import PRESET_TITLES, PRESETS, Simulation, load_preset, margin_report
 from simulator.engine.lab import consistent_disjunction, hidden_disjunction
 from simulator.engine.presets import noisy, separable
 
@@ -53,6 +53,13 @@ def test_unknown_preset():
         "disjunction",
         "unl-disjunction",
     }
+
+
+def test_every_preset_has_a_title_for_the_menu():
+    assert list(PRESET_TITLES) == list(PRESETS)  # the same presets, in the same order
+    titles = list(PRESET_TITLES.values())
+    assert all(title.strip() for title in titles) and len(set(titles)) == len(titles)
+    assert PRESET_TITLES["xor"] == "XOR (not separable)"
 
 
 @pytest.mark.parametrize(

@@ -4,12 +4,13 @@ one-line errors for every field a file can get wrong."""
 import json
 import os
 import re
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import numpy as np
 import pytest
 
 from simulator.engine import DataFileError, Dataset, Settings, Simulation, load_dataset
+from simulator.engine import dataset as dataset_module
 from simulator.engine import session as session_module
 from simulator.engine.presets import load_preset, noisy, separable
 from simulator.engine.session import (
@@ -18,6 +19,7 @@ from simulator.engine.session import (
     save_session,
     session_from_json,
     session_to_json,
+    settings_from_json,
 )
 
 
@@ -173,6 +175,47 @@ def test_saves_are_atomic(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.lab.json"]
 
 
+def test_settings_from_json_reads_what_asdict_wrote_and_names_the_source():
+    """The parser the window's preferences reuse: JSON text of `asdict(settings)` back."""
+    settings = Settings(
+        algorithm="adaline",
+        learning_rate=0.125,
+        mode="batch",
+        tie="negative",
+        bias=False,
+        order="random",
+        seed=7,
+        initial_weights=(0.5, -1.0, 1e-300),
+        tolerance=1e-3,
+    )
+    assert settings_from_json(json.loads(json.dumps(asdict(settings))), "prefs") == settings
+    assert settings_from_json({}, "prefs") == Settings()
+    with pytest.raises(DataFileError, match=r"^prefs: settings\.seed must be a whole number"):
+        settings_from_json({"seed": "7"}, "prefs")
+    with pytest.raises(DataFileError, match=r"^prefs: unknown setting 'colour'"):
+        settings_from_json({"colour": "red"}, "prefs")
+
+
+@pytest.mark.parametrize("n", [0, 5, 6])
+def test_session_text_written_in_chunks_is_jsons_bit_for_bit(monkeypatch, n):
+    monkeypatch.setattr(dataset_module, "CHUNK_ROWS", 3)
+    ds = separable(n=max(n, 1))
+    ds = ds if n else Dataset.empty()
+    settings = Settings(algorithm="winnow", initial_weights=(1.0, 2.0, 0.5), threshold=2.5)
+    text = session_to_json(ds, settings, 7, state=[1.0, 2.0, 0.25])
+    document = {
+        "format": session_module.FORMAT,
+        "version": session_module.VERSION,
+        "names": list(ds.names),
+        "points": ds.points.tolist(),
+        "labels": ds.labels.tolist(),
+        "settings": asdict(settings),
+        "trial": 7,
+        "state": [1.0, 2.0, 0.25],
+    }
+    assert text == json.dumps(document, indent=1, allow_nan=False) + "\n"
+
+
 def _valid():
     return json.loads(session_to_json(load_preset("and"), Settings(), 4, state=[0.0, 1.0, 2.0]))
 
@@ -193,7 +236,7 @@ def _valid():
         (lambda d: d["settings"].update(algorithm="svm"), "settings: unknown algorithm 'svm'"),
         (
             lambda d: d["settings"].update(learning_rate="fast"),
-            "settings.learning_rate must be a number",
+            "settings.learning_rate \\('fast'\\) is not a number",
         ),
         (lambda d: d["settings"].update(learning_rate=-1), "settings: "),
         (lambda d: d["settings"].update(bias=1), "settings.bias must be true or false"),
@@ -204,7 +247,7 @@ def _valid():
         (lambda d: d["settings"].update(order="sorted"), "settings: unknown order"),
         (
             lambda d: d["settings"].update(initial_weights=[1, "a", 3]),
-            "initial_weights\\[1\\] must be a number",
+            "initial_weights\\[1\\] \\('a'\\) is not a number",
         ),
         (lambda d: d["settings"].update(initial_weights=[1, 2]), "settings: .*shape"),
         (

@@ -16,10 +16,15 @@ from simulator.engine import (
     general_mistake_bound,
     load_preset,
     margin_report,
+    theory,
     winnow_disjunction_bound,
 )
 from simulator.engine.presets import separable
-from simulator.engine.theory import margin_report_for
+from simulator.engine.theory import (
+    largest_gram_eigenvalue,
+    margin_report_for,
+    monotone_disjunction,
+)
 from tests.helpers.exact import signed_gamma_squared
 from tests.helpers.exact import sqrt as exact_sqrt
 from tests.helpers.qp import slsqp_margin
@@ -156,6 +161,17 @@ def test_winnow_on_disjunctions_stays_within_2_plus_3r_1_plus_log2_n(data, order
     assert sim.mistakes <= winnow_disjunction_bound(r, n)
 
 
+def test_monotone_disjunction_names_its_variables_worked_by_hand():
+    # x1 ∨ x3 over 4 variables; x2 is on in a negative example, x4 only with x1 or x3.
+    X = np.array([[1, 1, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1], [0, 0, 0, 0], [1, 0, 0, 1]], float)
+    y = np.array([1, -1, 1, -1, 1], dtype=np.int8)
+    assert monotone_disjunction(X, y) == (0, 2, 3)  # x4 is never 1 in a negative: allowed
+    y[4] = -1  # now x1 and x4 are ruled out, and example 1 has only x2 (ruled out) left
+    assert monotone_disjunction(X, y) is None
+    assert monotone_disjunction(np.array([[0.5, 1.0]]), np.array([1], np.int8)) is None
+    assert monotone_disjunction(np.zeros((0, 3)), np.zeros(0, np.int8)) is None
+
+
 def test_winnow_bound_formula():
     assert winnow_disjunction_bound(2, 2) == 14.0
     assert winnow_disjunction_bound(3, 1024) == 2 + 9 * 11
@@ -169,6 +185,59 @@ def test_adaline_report_least_squares_and_rates():
     np.testing.assert_allclose(X.T @ X @ w, X.T @ ds.labels, atol=1e-10)  # normal equations
     assert report.online_rate_limit == pytest.approx(2 / np.max(np.sum(X * X, axis=1)))
     assert report.batch_rate_limit == pytest.approx(2 / np.max(np.linalg.eigvalsh(X.T @ X)))
+
+
+def _boolean(rows, columns, seed=0):
+    rng = np.random.default_rng(seed)
+    return np.column_stack((np.ones(rows), rng.random((rows, columns - 1)) < 0.3)).astype(float)
+
+
+@pytest.mark.parametrize(
+    "X",
+    [
+        pytest.param(_boolean(40, 7), id="tall-dense"),
+        pytest.param(_boolean(30, 200), id="wide-dense"),
+        pytest.param(_boolean(90, 120), id="boolean-lanczos"),
+        pytest.param(_boolean(300, 70), id="tall-lanczos"),
+        pytest.param(np.random.default_rng(1).normal(size=(100, 110)), id="crowded-top"),
+    ],
+)
+@pytest.mark.parametrize("restarts", [16, 1])
+def test_largest_gram_eigenvalue_is_lapacks_on_the_smaller_side(X, restarts, monkeypatch):
+    """Lanczos (here above 40 rows and columns; 512 in use) or, where it does not settle
+    in `restarts`, LAPACK's top eigenvalue alone: λ_max(XᵀX) to machine precision."""
+    monkeypatch.setattr(theory, "_DENSE_GRAM", 40)
+    monkeypatch.setattr(theory, "_LANCZOS_RESTARTS", restarts)
+    expected = np.linalg.svd(X, compute_uv=False)[0] ** 2  # σ_max², by the SVD
+    assert largest_gram_eigenvalue(X) == pytest.approx(expected, rel=1e-12)
+    assert largest_gram_eigenvalue(X.T) == pytest.approx(expected, rel=1e-12)
+
+
+def test_largest_gram_eigenvalue_of_nothing_is_zero():
+    assert largest_gram_eigenvalue(np.zeros((700, 600))) == 0.0
+    assert largest_gram_eigenvalue(np.zeros((0, 3))) == 0.0
+
+
+def test_least_squares_is_the_minimum_norm_solution_and_only_when_asked():
+    rng = np.random.default_rng(2)
+    Z = rng.normal(size=(50, 4))
+    X = np.column_stack((Z, Z[:, 0], 2 * Z[:, 1]))  # rank 4 of 6: many solutions
+    y = np.where(rng.random(50) < 0.5, 1, -1).astype(np.int8)
+    report = adaline_report(X, y)
+    minimum_norm = np.linalg.lstsq(X, y.astype(float), rcond=None)[0]  # the SVD's
+    np.testing.assert_allclose(report.least_squares, minimum_norm, atol=1e-12)
+    quick = adaline_report(X, y, least_squares=False)
+    assert quick.least_squares is None
+    assert (quick.online_rate_limit, quick.batch_rate_limit) == (
+        report.online_rate_limit,
+        report.batch_rate_limit,
+    )
+    sim = Simulation(load_preset("separable"), "adaline")
+    assert sim.adaline_report(least_squares=False).least_squares is None
+    X = sim.feature_matrix
+    w = np.array(sim.adaline_report().least_squares)  # asked now: computed now
+    np.testing.assert_allclose(X.T @ X @ w, X.T @ sim.dataset.labels, atol=1e-10)
+    assert sim.adaline_report(least_squares=False).least_squares is not None  # kept
 
 
 @pytest.mark.parametrize(("factor", "diverges"), [(0.9, False), (1.1, True)])
