@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from simulator import __version__
 from simulator.engine import (
+    PRESET_TITLES,
     PRESETS,
     DataFileError,
     Dataset,
@@ -66,17 +67,6 @@ __all__ = ["MainWindow"]
 T = TypeVar("T")
 SESSION_SUFFIX = ".lab.json"
 RESTORE = QMessageBox.StandardButton.Yes  # the recovery question's "Restore" button
-
-_PRESET_TITLES = {
-    "and": "AND (4 corners)",
-    "or": "OR (4 corners)",
-    "xor": "XOR (not separable)",
-    "iris": "Iris: setosa vs the rest",
-    "separable": "Random separable",
-    "noisy": "Random noisy (not separable)",
-    "disjunction": "Winnow: an OR of 3 of 64 variables (15-859)",
-    "unl-disjunction": "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)",
-}
 
 
 class MainWindow(QMainWindow):
@@ -205,7 +195,7 @@ class MainWindow(QMainWindow):
         for name in PRESETS:
             presets.addAction(
                 self._action(
-                    _PRESET_TITLES.get(name, name),
+                    PRESET_TITLES.get(name, name),
                     lambda _=False, n=name: self.load_preset(n),
                     name=f"preset_{name}",
                 )
@@ -462,7 +452,7 @@ class MainWindow(QMainWindow):
         return True
 
     def load_preset(self, name: str) -> bool:
-        title = _PRESET_TITLES.get(name, name)
+        title = PRESET_TITLES.get(name, name)
         if not self.confirm_discard(f"loading the preset {title}"):
             return False
         if not self.controller.set_dataset(load_preset(name), f"Preset {name}"):
@@ -497,8 +487,7 @@ class MainWindow(QMainWindow):
                 return dataset, None
             # The costly first look at new data, done here rather than on the GUI thread.
             simulation = Simulation.from_settings(dataset, settings)
-            simulation.margin_report()
-            dataset.first_conflict()
+            _first_look(simulation)
             return dataset, simulation
 
         outcome = run_in_background(self, f"Opening {path.name}…", load)
@@ -801,6 +790,14 @@ def _replayed(session: Session) -> tuple[Simulation, str | None]:
     """A session's run replayed to its trial, with its theory computed (worker side), and
     a line when the replay cannot be the saved run (see `Session.verify`)."""
     simulation = session.simulation()
+    _first_look(simulation)
+    return simulation, session.verify(simulation)
+
+
+def _first_look(simulation: Simulation) -> None:
+    """What the first frame of new data costs most (worker side): γ*, the first conflict,
+    and least squares for a rule that has them; the frame then finds them cached."""
     simulation.margin_report()
     simulation.dataset.first_conflict()
-    return simulation, session.verify(simulation)
+    if simulation.rule.least_squares:
+        simulation.adaline_report()

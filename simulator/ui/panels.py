@@ -78,11 +78,12 @@ GAUGE_RESERVE = "88888 of at most 888888"  # the gauge's room until a longer tex
 MAX_WEIGHTS_SHOWN = 12  # beyond (d > 2), the high-dimensional view's bars show them all
 
 
-def _weights_text(weights: tuple[float, ...]) -> str:
+def _weights_text(weights: tuple[float, ...] | None, digits: int = 6) -> str:
     """w as numbers; past MAX_WEIGHTS_SHOWN, the first ones and how many there are."""
-    if len(weights) <= MAX_WEIGHTS_SHOWN:
-        return format_vector(weights)
-    return format_vector(weights[:MAX_WEIGHTS_SHOWN]) + f", … ({len(weights):,} in all)"
+    if weights is None or len(weights) <= MAX_WEIGHTS_SHOWN:
+        return format_vector(weights, digits)
+    shown = format_vector(weights[:MAX_WEIGHTS_SHOWN], digits)
+    return shown + f", … ({len(weights):,} in all)"
 
 
 def _weights_reserve(n: int) -> str:
@@ -832,7 +833,7 @@ class TheoryPanel(QWidget):
         self.least_squares.setVisible(report is not None)
         if report is not None:
             self.least_squares.setText(
-                f"Least squares: w_LS = ({format_vector(report.least_squares, 4)})\n"
+                f"Least squares: w_LS = ({_weights_text(report.least_squares, 4)})\n"
                 f"stable: online η < {format_number(report.online_rate_limit, 4)}, "
                 f"batch η < {format_number(report.batch_rate_limit, 4)}"
             )

@@ -195,3 +195,11 @@ def test_presentation_mode_enlarges_the_high_dimensional_view(qtbot, window):
     assert axis.labelStyle.get("font-size") == f"{style.PRESENTATION_AXIS_LABEL_PX}px"
     window.presentation_action.setChecked(False)
     assert QFontInfo(view.explanation.font()).pixelSize() < style.PRESENTATION_LABEL_PX
+
+
+def test_least_squares_of_many_features_is_abbreviated_like_w(window):
+    window.controller.set_settings(Settings(algorithm="adaline"))
+    window.controller.set_dataset(disjunction_stream(40, 2, 60, seed=1))
+    text = window.theory.least_squares.text()
+    assert text.startswith("Least squares: w_LS = (") and "… (41 in all)" in text
+    assert len(text) < 300
