@@ -160,7 +160,9 @@ class InputBlock(QObject):
         if isinstance(target, QWindow):
             return target is self._window.windowHandle()
         owner = target.parent()  # an action's shortcut: the action belongs to a widget
-        return isinstance(owner, QWidget) and owner.window() is self._window
+        while owner is not None and not isinstance(owner, QWidget):
+            owner = owner.parent()
+        return owner is not None and owner.window() is self._window
 
     def eventFilter(self, target: QObject, event: QEvent) -> bool:
         if event.type() not in _USER_INPUT or not self._inside(target):
