@@ -1276,5 +1276,23 @@ class Simulation:
             while live.trials < t:
                 segment = self._enter_next(live)
                 index = live.segment_index
-                stop = segments[index + 1].start if index + 1 < len(segments) else t
-                self._advance(live, segment, min(t, stop) - live.trials, leg)
+                stop = min(t, segments[index + 1].start if index + 1 < len(segments) else t)
+                if self._at_rest(live, segment):
+                    live.trials, live.last = stop, None  # nothing changes until new data
+                    continue
+                self._advance(live, segment, stop - live.trials, leg)
+
+    def _at_rest(self, live: _Live, segment: Segment) -> bool:
+        """Whether `live` stays as it is, but for the trial count, while on `segment`.
+
+        A mistake-driven rule that has converged on these data scores every point right
+        with fixed weights, so it makes no mistake and no update again, in any order:
+        replay jumps over those trials (a seek far past convergence costs no more than
+        one to the convergence trial)."""
+        converged = segment.converged_at
+        return (
+            converged is not None
+            and live.trials >= converged
+            and live.diverged_at is None
+            and self._rule.mistake_driven
+        )

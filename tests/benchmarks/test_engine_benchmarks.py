@@ -111,6 +111,28 @@ def test_history_memory_and_seek(benchmark, algorithm, trials, kwargs):
     assert max(seeks) <= 0.050
 
 
+@pytest.mark.parametrize("preset", ["or", "and"])
+def test_seek_far_past_convergence(benchmark, preset):
+    """On a preset run 1,000,000 trials past its convergence (the timeline lets a teacher
+    step on), seeking anywhere costs <= 50 ms: replay jumps over the converged stretch."""
+    sim = Simulation(load_preset(preset))
+    sim.run(1_000_000, until_converged=False)
+    assert sim.converged_at is not None
+    targets = np.random.default_rng(1).integers(1, 1_000_000, size=20).tolist()
+    seeks = []
+    for t in [*targets, 999_999, 1_000_000, sim.converged_at]:
+        begin = time.perf_counter()
+        sim.seek(int(t))
+        seeks.append(time.perf_counter() - begin)
+    median, worst = statistics.median(seeks), max(seeks)
+    benchmark.extra_info.update(
+        seek_median_ms=round(median * 1e3, 3), seek_max_ms=round(worst * 1e3, 3)
+    )
+    benchmark.pedantic(sim.seek, args=(777_777,), rounds=5, iterations=1)
+    print(f"\n  {preset}: seek median {median * 1e3:.2f} ms, max {worst * 1e3:.2f} ms")
+    assert worst <= 0.050
+
+
 def _disjunctions(n=4096, r=2, examples=5000, seed=0):
     """Boolean examples labelled by an OR of the first r of n variables, each variable set
     with probability 1 - 2^(-1/r) so that about half are positive."""
