@@ -2,8 +2,8 @@
  * The loops NumPy cannot make fast: score upcoming trials until the first mistake, and
  * score every row of a feature matrix.
  *
- *   scan(X, w, c, theta, theta_err, bmax, tie, labels, order, cyclic, start, stop,
- *        stop_at_mistake, out) -> int
+ *   scan(X, w, c, theta, theta_err, bmax, r, theta_r, tie, labels, order, cyclic, start,
+ *        stop, stop_at_mistake, out) -> int
  *
  * For k = start .. stop-1, row i = k (cyclic) or order[k] of the row-major feature matrix
  * X (n x d, d = len(w)), computes the signed score v = y·s of
@@ -11,6 +11,8 @@
  * and decides the trial as rules.decide does:
  *     if |v| <= bmax:  b = |x[0]|*c[0];  b += |x[1]|*c[1]; ...;  b += theta_err
  *                      if |v| <= b:  v = 0          (an exact tie: s = 0)
+ *                      unless r is not empty: then s2 = dot2(x, w) - theta (twice the
+ *                      precision) and v = 0 if |s2| <= refine_bound(x, r), else y·s2
  *     mistake  <=>  v < 0, or v is NaN, or v == 0 and the tie rule gives 0 the wrong sign
  * (tie 0 "mistake": always; 1 "positive": y = -1; 2 "negative": y = +1). It stores v in
  * out[k-start] and, if stop_at_mistake, stops after the first mistake. Returns how many
@@ -51,6 +53,60 @@ static void dot4(const double *x0, const double *x1, const double *x2, const dou
     s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
 }
 
+/* The refinement of a score within its rounding-error bound, as rules.py does it in NumPy
+ * (dot2_rows, refine_bounds, written_exactly): the same operations in the same order. */
+#define SPLIT 134217729.0 /* 2^27 + 1 */
+
+static void two_product(double a, double b, double *p, double *e) {
+    double q = a * b;
+    double c = SPLIT * a;
+    double a_high = c - (c - a);
+    double a_low = a - a_high;
+    double c2 = SPLIT * b;
+    double b_high = c2 - (c2 - b);
+    double b_low = b - b_high;
+    *p = q;
+    *e = a_low * b_low - (((q - a_high * b_high) - a_low * b_high) - a_high * b_low);
+}
+
+static void two_sum(double a, double b, double *s, double *e) {
+    double t = a + b;
+    double z = t - a;
+    *s = t;
+    *e = (a - (t - z)) + (b - z);
+}
+
+static double dot2(const double *x, const double *w, Py_ssize_t d, double theta) {
+    double p, s, h, r, q;
+    two_product(x[0], w[0], &p, &s);
+    for (Py_ssize_t j = 1; j < d; j++) {
+        two_product(x[j], w[j], &h, &r);
+        two_sum(p, h, &p, &q);
+        s = s + (q + r);
+    }
+    if (theta != 0.0) {
+        two_sum(p, -theta, &p, &q);
+        s = s + q;
+    }
+    return p + s;
+}
+
+static int written_exactly(double v) {
+    double t = v * 16.0;
+    return t == floor(t) &&
+           (fabs(v) < 68719476736.0 /* 2^36 */ ||
+            (v == floor(v) && fabs(v) <= 9007199254740992.0 /* 2^53 */));
+}
+
+static double refine_bound(const double *x, const double *r, Py_ssize_t d, double theta_r) {
+    double b = 0.0;
+    for (Py_ssize_t j = 0; j < d; j++) {
+        double c = written_exactly(x[j]) ? r[j] : r[j] + r[d + j];
+        b = j ? b + fabs(x[j]) * c : fabs(x[j]) * c;
+    }
+    return b + theta_r;
+}
+
 static int get_doubles(PyObject *object, Py_buffer *view, int writable, const char *name) {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(object, view, flags) < 0) return -1;
@@ -64,17 +120,17 @@ static int get_doubles(PyObject *object, Py_buffer *view, int writable, const ch
 }
 
 static PyObject *scan(PyObject *self, PyObject *args) {
-    PyObject *X_object, *w_object, *c_object, *out_object;
-    double theta, theta_err, bmax;
+    PyObject *X_object, *w_object, *c_object, *r_object, *out_object;
+    double theta, theta_err, theta_r, bmax;
     int tie, cyclic, stop_at_mistake;
     Py_buffer labels, order;
     Py_ssize_t start, stop;
-    if (!PyArg_ParseTuple(args, "OOOdddiy*y*pnnpO", &X_object, &w_object, &c_object, &theta,
-                          &theta_err, &bmax, &tie, &labels, &order, &cyclic, &start, &stop,
-                          &stop_at_mistake, &out_object)) {
+    if (!PyArg_ParseTuple(args, "OOOdddOdiy*y*pnnpO", &X_object, &w_object, &c_object, &theta,
+                          &theta_err, &bmax, &r_object, &theta_r, &tie, &labels, &order,
+                          &cyclic, &start, &stop, &stop_at_mistake, &out_object)) {
         return NULL;
     }
-    Py_buffer Xv, wv, cv, outv;
+    Py_buffer Xv, wv, cv, rv, outv;
     int held = 0;
     Py_ssize_t scored = -1;
     if (get_doubles(X_object, &Xv, 0, "X") < 0) goto done;
@@ -85,11 +141,17 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     held = 3;
     if (get_doubles(out_object, &outv, 1, "out") < 0) goto done;
     held = 4;
+    if (get_doubles(r_object, &rv, 0, "r") < 0) goto done;
+    held = 5;
     Py_ssize_t d = wv.len / (Py_ssize_t)sizeof(double);
-    if (d < 1 || cv.len != wv.len || Xv.len % wv.len != 0 || tie < 0 || tie > 2) {
-        PyErr_SetString(PyExc_ValueError, "scan: X must have len(w) = len(c) >= 1 columns");
+    if (d < 1 || cv.len != wv.len || Xv.len % wv.len != 0 || tie < 0 || tie > 2 ||
+        (rv.len != 0 && rv.len != 2 * wv.len)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "scan: X must have len(w) = len(c) >= 1 columns, r 0 or 2 len(w)");
         goto done;
     }
+    const double *r = (const double *)rv.buf;
+    int refine = rv.len != 0;
     Py_ssize_t n = Xv.len / wv.len;
     const double *x = (const double *)Xv.buf, *w = (const double *)wv.buf;
     const double *c = (const double *)cv.buf;
@@ -138,7 +200,14 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             double b = fabs(row[0]) * c[0];
             for (Py_ssize_t j = 1; j < d; j++) b += fabs(row[j]) * c[j];
             b += theta_err;
-            if (fabs(v) <= b) v = 0.0;
+            if (fabs(v) <= b) {
+                if (refine) {
+                    double s2 = dot2(row, w, d, theta);
+                    v = fabs(s2) <= refine_bound(row, r, d, theta_r) ? 0.0 : (y[i] > 0 ? s2 : -s2);
+                } else {
+                    v = 0.0;
+                }
+            }
         }
         result[k - start] = v;
         int mistake = v < 0.0 || v != v ||
@@ -150,6 +219,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     }
     scored = k - start;
 done:
+    if (held >= 5) PyBuffer_Release(&rv);
     if (held >= 4) PyBuffer_Release(&outv);
     if (held >= 3) PyBuffer_Release(&cv);
     if (held >= 2) PyBuffer_Release(&wv);

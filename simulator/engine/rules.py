@@ -50,13 +50,17 @@ __all__ = [
     "Rule",
     "Winnow",
     "compiled",
+    "dot2_rows",
     "dot_rows",
     "make_rule",
     "numpy_dot_rows",
+    "refine_bounds",
+    "refine_terms",
     "register",
     "round_down",
     "squared_error",
     "tie_terms",
+    "written_exactly",
 ]
 
 TIES = ("mistake", "positive", "negative")
@@ -156,7 +160,115 @@ def tie_terms(w: FloatArray, error: FloatArray, theta: float) -> tuple[FloatArra
     inflation = 1.0 + 4.0 * (d + 2) * _U
     c: FloatArray = error * ((1.0 + 2.0 * _U) * inflation)
     c += np.abs(w) * ((gamma + 3.0 * _U) * inflation)
-    return c, 4.0 * _U * abs(theta)
+    return c, 4.0 * _U * abs(theta) + (d + 2) * _TINY
+
+
+_TINY = 2.0**-1074  # an underflowing operation is off by at most half of this, absolutely
+_GRID = 16.0
+_GRID_LIMIT = 2.0**36  # a multiple of 1/16 below this has at most 15 significant digits
+_INTEGER_LIMIT = 2.0**53
+_SUM_LIMIT = 2.0**43  # multiples of 1/256 below this add without rounding
+_SPLIT = 134217729.0  # 2^27 + 1: Dekker's split of a double into two 26-bit halves
+
+
+def written_exactly(v: FloatArray) -> NDArray[np.bool_]:
+    """Whether each float is exactly the decimal it is written as (repr): a multiple of 1/16
+    below 2^36 in magnitude, or a whole number up to 2^53.
+
+    Such a number has at most 16 significant digits and no other decimal that short reads
+    back as it, so the decimal as written is the float itself (0.5, 3, 1.3e8, 0.0625; not
+    0.1 or 7e-9). Inputs and η like these carry no rounding error of their own.
+    """
+    t = v * _GRID  # exact: a power of two
+    whole = v == np.floor(v)
+    result: NDArray[np.bool_] = (t == np.floor(t)) & (
+        (np.abs(v) < _GRID_LIMIT) | (whole & (np.abs(v) <= _INTEGER_LIMIT))
+    )
+    return result
+
+
+def _written_exactly(v: float) -> bool:
+    """`written_exactly` for one number."""
+    t = v * _GRID
+    return (
+        math.isfinite(t)
+        and t == math.floor(t)
+        and (abs(v) < _GRID_LIMIT or (v == math.floor(v) and abs(v) <= _INTEGER_LIMIT))
+    )
+
+
+def refine_terms(w: FloatArray, error: FloatArray, theta: float) -> tuple[FloatArray, float]:
+    """(r, θ_r): the bound B = Σ_j |x_j| (r_j + [x_j not written exactly] r_{d+j}) + θ_r of
+    the exact score, around the compensated score `dot2_rows`, when that is 0.
+
+    `dot2_rows` is within γ²_{d+1} (Σ|w_j x_j| + |θ|) of the exact w·x − θ of the stored
+    floats, and not farther than u|result| (Ogita, Rump and Oishi 2005, Dot2); the exact
+    score S of the decimals as written and exact weights differs from that by at most
+    Σ_j e_j |x_j| (1 + 2u) + Σ_j u (1 + 2u) |w_j x_j| over the inputs not written exactly
+    (`written_exactly`), plus u|θ| if θ is not. If S = 0, |dot2| <= B; if |dot2| > B, S ≠ 0
+    has dot2's sign. B as computed is inflated by 1 + 4(d + 2)u to bound its own rounding.
+    """
+    d = w.shape[0]
+    gamma = (d + 1) * _U / (1.0 - (d + 1) * _U)
+    square = gamma * gamma
+    inflation = 1.0 + 4.0 * (d + 2) * _U
+    size = np.abs(w)
+    r = np.empty(2 * d)
+    r[:d] = (error * (1.0 + 3.0 * _U) + size * square) * inflation
+    r[d:] = size * (_U * (1.0 + 2.0 * _U) * inflation)
+    theta_size = abs(theta)
+    theta_term = 0.0 if _written_exactly(theta) else _U * (1.0 + 2.0 * _U) * theta_size
+    return r, (theta_term + square * theta_size) * inflation + (2 * d + 4) * _TINY
+
+
+def _two_product(a: FloatArray, b: float) -> tuple[FloatArray, FloatArray]:
+    """(p, e): p = fl(a·b), e = a·b − p exactly (Dekker; no fused multiply-add), unless it
+    underflows."""
+    p = a * b
+    c = _SPLIT * a
+    a_high = c - (c - a)
+    a_low = a - a_high
+    c2 = _SPLIT * b
+    b_high = c2 - (c2 - b)
+    b_low = b - b_high
+    e = a_low * b_low - (((p - a_high * b_high) - a_low * b_high) - a_high * b_low)
+    return p, e
+
+
+def _two_sum(a: FloatArray, b: FloatArray | float) -> tuple[FloatArray, FloatArray]:
+    """(s, e): s = fl(a + b), e = a + b − s exactly (Knuth)."""
+    s = a + b
+    z = s - a
+    e = (a - (s - z)) + (b - z)
+    return s, e
+
+
+def dot2_rows(X: FloatArray, w: FloatArray, theta: float = 0.0) -> FloatArray:
+    """x·w − θ for every row, as if computed in twice the precision (Ogita–Rump–Oishi Dot2:
+    error-free products and sums, their errors summed apart), the same bits as _scan.c's."""
+    p, s = _two_product(X[:, 0], float(w[0]))
+    for j in range(1, w.shape[0]):
+        h, r = _two_product(X[:, j], float(w[j]))
+        p, q = _two_sum(p, h)
+        s = s + (q + r)
+    if theta:
+        p, q = _two_sum(p, -theta)
+        s = s + q
+    result: FloatArray = p + s
+    return result
+
+
+def refine_bounds(X: FloatArray, r: FloatArray, theta_r: float) -> FloatArray:
+    """B of `refine_terms` for every row of X, summed left to right as _scan.c does."""
+    d = X.shape[1]
+    loose = ~written_exactly(X)
+    coefficients = np.where(loose, r[:d] + r[d:], r[:d])
+    sizes = np.abs(X)
+    total = sizes[:, 0] * coefficients[:, 0]
+    for j in range(1, d):
+        total = total + sizes[:, j] * coefficients[:, j]
+    result: FloatArray = total + theta_r
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,8 +502,10 @@ class Rule:
 
     def initial_error(self, state: FloatArray, given: bool) -> FloatArray:
         """The error bound of the initial state: u|w₀| for numbers typed in decimals (they
-        are rounded once), 0 for the defaults, "ones", "zeros" and "random" (exact)."""
-        return _U * np.abs(state) if given else np.zeros_like(state)
+        are rounded once; 0 for those `written_exactly`), 0 for the defaults, "ones", "zeros" and "random" (exact)."""
+        if not given:
+            return np.zeros_like(state)
+        return np.where(written_exactly(state), 0.0, _U * np.abs(state))
 
     def propagate_error(
         self, error: FloatArray, state: FloatArray, new_state: FloatArray, x: FloatArray, y: int
@@ -466,16 +580,49 @@ class Perceptron(Rule):
     def propagate_error(
         self, error: FloatArray, state: FloatArray, new_state: FloatArray, x: FloatArray, y: int
     ) -> FloatArray:
-        """e' = e (1 + 4u) + 4u|ηx| + 2u|w'|.
+        """e' = e (1 + 4u) + 4u|ηx| + 2u|w'|; e' = e where nothing rounded.
 
         fl(ηy·x) is within u|ηx| of ηyx, which is within 2u|ηx| of the exact H·X (η and x
         each rounded once from decimals); the sum rounds by u|w'|. The spare u's cover the
-        rounding of this very formula.
+        rounding of this very formula. Where η and x_j are written exactly (multiples of
+        1/16, `written_exactly`), w_j is a multiple of 1/256 and |w_j|, |w'_j|, |η x_j| <
+        2^43, the product and the sum are exact: the error stays e_j (the bias weight, whole
+        or binary data, at any scale).
         """
-        grown: FloatArray = np.abs(x) * (4.0 * _U * self.learning_rate)
-        grown += np.abs(new_state) * (2.0 * _U)
-        grown += error * (1.0 + 4.0 * _U)
-        return grown
+        eta = self.learning_rate
+        exact_eta = _written_exactly(eta)
+        if x.size > 16:
+            grown: FloatArray = np.abs(x) * (4.0 * _U * eta)
+            grown += np.abs(new_state) * (2.0 * _U)
+            grown += error * (1.0 + 4.0 * _U)
+            if not exact_eta:
+                return grown
+            scaled = state * 256.0
+            exact = (
+                written_exactly(x)
+                & (scaled == np.floor(scaled))
+                & (np.abs(state) < _SUM_LIMIT)
+                & (np.abs(new_state) < _SUM_LIMIT)
+                & (np.abs(x) * eta < _SUM_LIMIT)
+            )
+            return np.where(exact, error, grown)
+        # A few numbers: plain floats are quicker than NumPy (the same operations, bits).
+        k1, k2, k3 = 4.0 * _U * eta, 2.0 * _U, 1.0 + 4.0 * _U
+        out = []
+        for xj, wj, nj, ej in zip(x.tolist(), state.tolist(), new_state.tolist(), error.tolist()):
+            ax = abs(xj)
+            if (
+                exact_eta
+                and abs(wj) < _SUM_LIMIT
+                and abs(nj) < _SUM_LIMIT
+                and ax * eta < _SUM_LIMIT
+                and (wj * 256.0).is_integer()
+                and _written_exactly(xj)
+            ):
+                out.append(ej)
+            else:
+                out.append(ax * k1 + abs(nj) * k2 + ej * k3)
+        return np.array(out)
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}"

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -90,6 +90,9 @@ class _Terms:
     w: FloatArray
     c: FloatArray
     theta_err: float
+    theta: float = 0.0
+    r: FloatArray = field(default_factory=lambda: np.zeros(0))  # see rules.refine_terms
+    theta_r: float = 0.0
     bmax: float = math.nan
     segment: Segment | None = None
 
@@ -240,6 +243,8 @@ class Simulation:
         self._tracks_error = self._rule.tracks_error
         self._no_error = np.zeros(n_features)
         self._no_error.setflags(write=False)
+        self._no_refine = np.zeros(0)
+        self._no_refine.setflags(write=False)
         size = self._initial_state.size
         self._float_width = 1 + size * (
             1 + self._tracks_error + (not self._rule.mistake_driven) + self._cyclic
@@ -595,7 +600,7 @@ class Simulation:
         with np.errstate(over="ignore", invalid="ignore"):
             terms = self._terms(live, None)
             signed: FloatArray = y * rules.dot_rows(X, terms.w, self._rule.threshold)
-            self._snap(signed, X, terms)
+            self._snap(signed, X, y, terms)
         return signed
 
     def boundary(self) -> InputLine | None:
@@ -751,7 +756,7 @@ class Simulation:
         score = numpy_dot_rows(X, terms.w, rule.threshold)
         signed = y * score
         if abs(signed[0]) <= terms.bmax:
-            self._snap(signed, X, terms)
+            self._snap(signed, X, y, terms)
         mistake = self._is_mistake(float(signed[0]), int(y[0]))
         t = live.trials + 1
         before = live.state
@@ -891,6 +896,8 @@ class Simulation:
                 float(rule.threshold),
                 terms.theta_err,
                 terms.bmax,
+                terms.r,
+                terms.theta_r,
                 self._tie_code,
                 segment.y,
                 order,
@@ -906,7 +913,7 @@ class Simulation:
         X = segment.X[position : position + m] if self._cyclic else segment.X[rows]
         y = segment.y[rows]
         signed = y * numpy_dot_rows(X, terms.w, rule.threshold)
-        self._snap(signed, X, terms)
+        self._snap(signed, X, y, terms)
         count = m
         if stop_at_mistake:
             mistakes = self._mistake_mask(signed, y)
@@ -928,13 +935,14 @@ class Simulation:
         if terms is None:
             rule = self._rule
             w = np.ascontiguousarray(rule.weights(live.state), dtype=np.float64)
+            theta = float(rule.threshold)
             if self._tracks_error:
-                c, theta_err = rules.tie_terms(
-                    w, rule.weight_error(live.state, live.error), rule.threshold
-                )
-                terms = _Terms(w, c, theta_err)
+                error = rule.weight_error(live.state, live.error)
+                c, theta_err = rules.tie_terms(w, error, theta)
+                r, theta_r = rules.refine_terms(w, error, theta)
+                terms = _Terms(w, c, theta_err, theta, r, theta_r)
             else:
-                terms = _Terms(w, self._no_error, 0.0)
+                terms = _Terms(w, self._no_error, 0.0, theta, self._no_refine)
             live.terms = terms
         if segment is None or terms.segment is not segment:
             if not self._tracks_error:
@@ -949,13 +957,30 @@ class Simulation:
         return terms
 
     @staticmethod
-    def _snap(signed: FloatArray, X: FloatArray, terms: _Terms) -> None:
-        """Set to 0 (in place) each y·s within its rounding-error bound b = Σ|x_j| c_j + θ_err:
-        an exact tie. b is computed only where |y·s| <= bmax, its bound over all rows."""
+    def _snap(signed: FloatArray, X: FloatArray, y: NDArray[np.int8], terms: _Terms) -> None:
+        """Decide (in place) each y·s within its rounding-error bound b = Σ|x_j| c_j + θ_err,
+        where the exact score may be 0. b is computed only where |y·s| <= bmax, its bound
+        over all rows.
+
+        Such a score is computed again in twice the precision (`rules.dot2_rows`) and held
+        to the much smaller bound of `rules.refine_terms`: within it, an exact tie (0.0);
+        beyond it, y times the new score, whose sign is the exact one. So a score
+        swamped by rounding at extreme scales (a bias weight of 30 beside inputs of 1.7e8)
+        is still decided as exact arithmetic decides it. Rules that keep no error bound
+        (Adaline) take the computed score as it is: only an exact 0.0 is a tie.
+        """
         near = np.flatnonzero(np.abs(signed) <= terms.bmax)
-        if near.size:
-            bound = numpy_dot_rows(np.abs(X[near]), terms.c) + terms.theta_err
-            signed[near[np.abs(signed[near]) <= bound]] = 0.0
+        if not near.size:
+            return
+        bound = numpy_dot_rows(np.abs(X[near]), terms.c) + terms.theta_err
+        near = near[np.abs(signed[near]) <= bound]
+        if not near.size or not terms.r.size:
+            signed[near] = 0.0
+            return
+        rows = X[near]
+        score = rules.dot2_rows(rows, terms.w, terms.theta)
+        tie = np.abs(score) <= rules.refine_bounds(rows, terms.r, terms.theta_r)
+        signed[near] = np.where(tie, 0.0, np.where(y[near] > 0, score, -score))
 
     def _is_mistake(self, signed: float, y: int) -> bool:
         """`_mistake_mask` for one trial."""
