@@ -502,7 +502,8 @@ class Rule:
 
     def initial_error(self, state: FloatArray, given: bool) -> FloatArray:
         """The error bound of the initial state: u|w₀| for numbers typed in decimals (they
-        are rounded once; 0 for those `written_exactly`), 0 for the defaults, "ones", "zeros" and "random" (exact)."""
+        are rounded once; 0 for those `written_exactly`), 0 for the defaults, "ones",
+        "zeros" and "random" (exact)."""
         if not given:
             return np.zeros_like(state)
         return np.where(written_exactly(state), 0.0, _U * np.abs(state))
@@ -609,7 +610,9 @@ class Perceptron(Rule):
         # A few numbers: plain floats are quicker than NumPy (the same operations, bits).
         k1, k2, k3 = 4.0 * _U * eta, 2.0 * _U, 1.0 + 4.0 * _U
         out = []
-        for xj, wj, nj, ej in zip(x.tolist(), state.tolist(), new_state.tolist(), error.tolist()):
+        for xj, wj, nj, ej in zip(
+            x.tolist(), state.tolist(), new_state.tolist(), error.tolist(), strict=True
+        ):
             ax = abs(xj)
             if (
                 exact_eta
