@@ -2,7 +2,7 @@
  * The loops NumPy cannot make fast: score upcoming trials until the first mistake, and
  * score every row of a feature matrix.
  *
- *   scan(X, w, c, theta, theta_err, bmax, r, theta_r, tie, labels, order, cyclic, start,
+ *   scan(X, w, c, theta, theta_err, bmax, e, theta_r, tie, labels, order, cyclic, start,
  *        stop, stop_at_mistake, out) -> int
  *
  * For k = start .. stop-1, row i = k (cyclic) or order[k] of the row-major feature matrix
@@ -11,8 +11,9 @@
  * and decides the trial as rules.decide does:
  *     if |v| <= bmax:  b = |x[0]|*c[0];  b += |x[1]|*c[1]; ...;  b += theta_err
  *                      if |v| <= b:  v = 0          (an exact tie: s = 0)
- *                      unless r is not empty: then s2 = dot2(x, w) - theta (twice the
- *                      precision) and v = 0 if |s2| <= refine_bound(x, r), else y·s2
+ *                      unless e (w's error bound) is not empty: then s2 = dot2(x, w)
+ *                      - theta (twice the precision) and v = 0 if |s2| <= refine_bound,
+ *                      else y·s2 (rules.refine_coefficients)
  *     mistake  <=>  v < 0, or v is NaN, or v == 0 and the tie rule gives 0 the wrong sign
  * (tie 0 "mistake": always; 1 "positive": y = -1; 2 "negative": y = +1). It stores v in
  * out[k-start] and, if stop_at_mistake, stops after the first mistake. Returns how many
@@ -98,13 +99,34 @@ static int written_exactly(double v) {
             (v == floor(v) && fabs(v) <= 9007199254740992.0 /* 2^53 */));
 }
 
-static double refine_bound(const double *x, const double *r, Py_ssize_t d, double theta_r) {
+#define U 1.1102230246251565e-16 /* 2^-53 */
+
+/* B of rules.refine_coefficients and refine_bounds, its coefficients r computed here from
+ * w and their error bounds e, only for the rows that need them. */
+static double refine_bound(const double *x, const double *w, const double *e, Py_ssize_t d,
+                           double theta_r) {
+    double gamma = (double)(d + 1) * U / (1.0 - (double)(d + 1) * U);
+    double square = gamma * gamma;
+    double inflation = 1.0 + 4.0 * (double)(d + 2) * U;
+    double loose = U * (1.0 + 2.0 * U) * inflation;
     double b = 0.0;
     for (Py_ssize_t j = 0; j < d; j++) {
-        double c = written_exactly(x[j]) ? r[j] : r[j] + r[d + j];
+        double size = fabs(w[j]);
+        double c = (e[j] * (1.0 + 3.0 * U) + size * square) * inflation;
+        if (!written_exactly(x[j])) c = c + size * loose;
         b = j ? b + fabs(x[j]) * c : fabs(x[j]) * c;
     }
     return b + theta_r;
+}
+
+/* y·s decided again for a score within its cheap bound: 0.0 (a tie) or y·dot2. Kept out
+ * of line: it is rare, and the scan loop stays small. */
+static __attribute__((noinline)) double refined(const double *x, const double *w,
+                                                const double *e, Py_ssize_t d, double theta,
+                                                double theta_r, signed char y) {
+    double s2 = dot2(x, w, d, theta);
+    if (fabs(s2) <= refine_bound(x, w, e, d, theta_r)) return 0.0;
+    return y > 0 ? s2 : -s2;
 }
 
 static int get_doubles(PyObject *object, Py_buffer *view, int writable, const char *name) {
@@ -120,13 +142,13 @@ static int get_doubles(PyObject *object, Py_buffer *view, int writable, const ch
 }
 
 static PyObject *scan(PyObject *self, PyObject *args) {
-    PyObject *X_object, *w_object, *c_object, *r_object, *out_object;
+    PyObject *X_object, *w_object, *c_object, *e_object, *out_object;
     double theta, theta_err, theta_r, bmax;
     int tie, cyclic, stop_at_mistake;
     Py_buffer labels, order;
     Py_ssize_t start, stop;
     if (!PyArg_ParseTuple(args, "OOOdddOdiy*y*pnnpO", &X_object, &w_object, &c_object, &theta,
-                          &theta_err, &bmax, &r_object, &theta_r, &tie, &labels, &order,
+                          &theta_err, &bmax, &e_object, &theta_r, &tie, &labels, &order,
                           &cyclic, &start, &stop, &stop_at_mistake, &out_object)) {
         return NULL;
     }
@@ -141,16 +163,16 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     held = 3;
     if (get_doubles(out_object, &outv, 1, "out") < 0) goto done;
     held = 4;
-    if (get_doubles(r_object, &rv, 0, "r") < 0) goto done;
+    if (get_doubles(e_object, &rv, 0, "e") < 0) goto done;
     held = 5;
     Py_ssize_t d = wv.len / (Py_ssize_t)sizeof(double);
     if (d < 1 || cv.len != wv.len || Xv.len % wv.len != 0 || tie < 0 || tie > 2 ||
-        (rv.len != 0 && rv.len != 2 * wv.len)) {
+        (rv.len != 0 && rv.len != wv.len)) {
         PyErr_SetString(PyExc_ValueError,
-                        "scan: X must have len(w) = len(c) >= 1 columns, r 0 or 2 len(w)");
+                        "scan: X must have len(w) = len(c) >= 1 columns, e 0 or len(w)");
         goto done;
     }
-    const double *r = (const double *)rv.buf;
+    const double *e = (const double *)rv.buf;
     int refine = rv.len != 0;
     Py_ssize_t n = Xv.len / wv.len;
     const double *x = (const double *)Xv.buf, *w = (const double *)wv.buf;
@@ -200,14 +222,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             double b = fabs(row[0]) * c[0];
             for (Py_ssize_t j = 1; j < d; j++) b += fabs(row[j]) * c[j];
             b += theta_err;
-            if (fabs(v) <= b) {
-                if (refine) {
-                    double s2 = dot2(row, w, d, theta);
-                    v = fabs(s2) <= refine_bound(row, r, d, theta_r) ? 0.0 : (y[i] > 0 ? s2 : -s2);
-                } else {
-                    v = 0.0;
-                }
-            }
+            if (fabs(v) <= b) v = refine ? refined(row, w, e, d, theta, theta_r, y[i]) : 0.0;
         }
         result[k - start] = v;
         int mistake = v < 0.0 || v != v ||

@@ -55,7 +55,8 @@ __all__ = [
     "make_rule",
     "numpy_dot_rows",
     "refine_bounds",
-    "refine_terms",
+    "refine_coefficients",
+    "refine_theta",
     "register",
     "round_down",
     "squared_error",
@@ -197,9 +198,9 @@ def _written_exactly(v: float) -> bool:
     )
 
 
-def refine_terms(w: FloatArray, error: FloatArray, theta: float) -> tuple[FloatArray, float]:
-    """(r, θ_r): the bound B = Σ_j |x_j| (r_j + [x_j not written exactly] r_{d+j}) + θ_r of
-    the exact score, around the compensated score `dot2_rows`, when that is 0.
+def refine_coefficients(w: FloatArray, error: FloatArray) -> FloatArray:
+    """r (2d numbers): the bound B = Σ_j |x_j| (r_j + [x_j not written exactly] r_{d+j}) + θ_r
+    of the exact score around the compensated score `dot2_rows`, when that is 0.
 
     `dot2_rows` is within γ²_{d+1} (Σ|w_j x_j| + |θ|) of the exact w·x − θ of the stored
     floats, and not farther than u|result| (Ogita, Rump and Oishi 2005, Dot2); the exact
@@ -207,6 +208,7 @@ def refine_terms(w: FloatArray, error: FloatArray, theta: float) -> tuple[FloatA
     Σ_j e_j |x_j| (1 + 2u) + Σ_j u (1 + 2u) |w_j x_j| over the inputs not written exactly
     (`written_exactly`), plus u|θ| if θ is not. If S = 0, |dot2| <= B; if |dot2| > B, S ≠ 0
     has dot2's sign. B as computed is inflated by 1 + 4(d + 2)u to bound its own rounding.
+    _scan.c computes r itself, with these operations, only for the rows that need it.
     """
     d = w.shape[0]
     gamma = (d + 1) * _U / (1.0 - (d + 1) * _U)
@@ -216,9 +218,16 @@ def refine_terms(w: FloatArray, error: FloatArray, theta: float) -> tuple[FloatA
     r = np.empty(2 * d)
     r[:d] = (error * (1.0 + 3.0 * _U) + size * square) * inflation
     r[d:] = size * (_U * (1.0 + 2.0 * _U) * inflation)
-    theta_size = abs(theta)
-    theta_term = 0.0 if _written_exactly(theta) else _U * (1.0 + 2.0 * _U) * theta_size
-    return r, (theta_term + square * theta_size) * inflation + (2 * d + 4) * _TINY
+    return r
+
+
+def refine_theta(theta: float, d: int) -> float:
+    """θ_r of `refine_coefficients`: θ's share of the bound, and underflow's."""
+    gamma = (d + 1) * _U / (1.0 - (d + 1) * _U)
+    inflation = 1.0 + 4.0 * (d + 2) * _U
+    size = abs(theta)
+    own = 0.0 if _written_exactly(theta) else _U * (1.0 + 2.0 * _U) * size
+    return (own + gamma * gamma * size) * inflation + (2 * d + 4) * _TINY
 
 
 def _two_product(a: FloatArray, b: float) -> tuple[FloatArray, FloatArray]:
@@ -259,7 +268,7 @@ def dot2_rows(X: FloatArray, w: FloatArray, theta: float = 0.0) -> FloatArray:
 
 
 def refine_bounds(X: FloatArray, r: FloatArray, theta_r: float) -> FloatArray:
-    """B of `refine_terms` for every row of X, summed left to right as _scan.c does."""
+    """B of `refine_coefficients` for every row of X, summed left to right as _scan.c does."""
     d = X.shape[1]
     loose = ~written_exactly(X)
     coefficients = np.where(loose, r[:d] + r[d:], r[:d])

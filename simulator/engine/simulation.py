@@ -91,8 +91,8 @@ class _Terms:
     c: FloatArray
     theta_err: float
     theta: float = 0.0
-    r: FloatArray = field(default_factory=lambda: np.zeros(0))  # see rules.refine_terms
-    theta_r: float = 0.0
+    e: FloatArray = field(default_factory=lambda: np.zeros(0))  # w's error bound (or none)
+    theta_r: float = 0.0  # see rules.refine_coefficients
     bmax: float = math.nan
     segment: Segment | None = None
 
@@ -245,6 +245,7 @@ class Simulation:
         self._no_error.setflags(write=False)
         self._no_refine = np.zeros(0)
         self._no_refine.setflags(write=False)
+        self._theta_r: tuple[float, float] | None = None
         size = self._initial_state.size
         self._float_width = 1 + size * (
             1 + self._tracks_error + (not self._rule.mistake_driven) + self._cyclic
@@ -896,7 +897,7 @@ class Simulation:
                 float(rule.threshold),
                 terms.theta_err,
                 terms.bmax,
-                terms.r,
+                terms.e,
                 terms.theta_r,
                 self._tie_code,
                 segment.y,
@@ -939,8 +940,8 @@ class Simulation:
             if self._tracks_error:
                 error = rule.weight_error(live.state, live.error)
                 c, theta_err = rules.tie_terms(w, error, theta)
-                r, theta_r = rules.refine_terms(w, error, theta)
-                terms = _Terms(w, c, theta_err, theta, r, theta_r)
+                error = np.ascontiguousarray(error, dtype=np.float64)
+                terms = _Terms(w, c, theta_err, theta, error, self._refine_theta(theta))
             else:
                 terms = _Terms(w, self._no_error, 0.0, theta, self._no_refine)
             live.terms = terms
@@ -955,6 +956,13 @@ class Simulation:
                 return replace(terms, bmax=bmax)
             terms.bmax, terms.segment = bmax, segment
         return terms
+
+    def _refine_theta(self, theta: float) -> float:
+        """`rules.refine_theta` for this run (cached: it changes only with θ)."""
+        cached = self._theta_r
+        if cached is None or cached[0] != theta:
+            cached = self._theta_r = (theta, rules.refine_theta(theta, self._n_features))
+        return cached[1]
 
     @staticmethod
     def _snap(signed: FloatArray, X: FloatArray, y: NDArray[np.int8], terms: _Terms) -> None:
@@ -974,12 +982,13 @@ class Simulation:
             return
         bound = numpy_dot_rows(np.abs(X[near]), terms.c) + terms.theta_err
         near = near[np.abs(signed[near]) <= bound]
-        if not near.size or not terms.r.size:
+        if not near.size or not terms.e.size:
             signed[near] = 0.0
             return
         rows = X[near]
         score = rules.dot2_rows(rows, terms.w, terms.theta)
-        tie = np.abs(score) <= rules.refine_bounds(rows, terms.r, terms.theta_r)
+        r = rules.refine_coefficients(terms.w, terms.e)
+        tie = np.abs(score) <= rules.refine_bounds(rows, r, terms.theta_r)
         signed[near] = np.where(tie, 0.0, np.where(y[near] > 0, score, -score))
 
     def _is_mistake(self, signed: float, y: int) -> bool:
