@@ -99,7 +99,9 @@ class Segment:
     `X` is the feature matrix (row-major, read-only), `y` the labels. The events found on
     these data: `converged_at` (the trial that completed an epoch without update),
     `cycle_found_at` and `cycle_period` (w at an epoch start repeated one `cycle_period`
-    epochs earlier).
+    epochs earlier); `rest_at`: the end of an epoch from which every epoch on these data
+    repeats the one before it bit for bit, with `rest_mistakes` mistakes and `rest_updates`
+    updates each (a converged mistake-driven rule; Adaline at a fixed point of its floats).
     """
 
     start: int
@@ -110,6 +112,9 @@ class Segment:
     converged_at: int | None = None
     cycle_found_at: int | None = None
     cycle_period: int | None = None
+    rest_at: int | None = None
+    rest_mistakes: int = 0
+    rest_updates: int = 0
     largest: float = math.nan  # max |x_j| over all rows and features (nan: find it)
     n: int = field(init=False)  # the number of rows
 
@@ -152,6 +157,18 @@ class History:
 
     def record_loss(self, loss: float) -> None:
         self._losses.append(loss)
+
+    def repeat_epochs(self, segment: Segment, t: int, epochs: int) -> None:
+        """Record `epochs` more epochs after trial t (an epoch end at or after
+        `segment.rest_at`), each the same as the epoch that ended at t: its mistakes shifted
+        by whole epochs, its loss again."""
+        n = segment.n
+        mistakes = self._mistakes.view
+        last = mistakes[self.mistakes_through(t - n) : self.mistakes_through(t)]
+        if last.size:
+            shifts = np.arange(1, epochs + 1, dtype=np.int64) * n
+            self._mistakes.extend(np.add.outer(shifts, last).ravel())
+        self._losses.extend(np.full(epochs, self._losses.view[-1]))
 
     def record_divergence(self, trial: int, reason: str) -> None:
         self.diverged_at, self.divergence_reason = trial, reason
@@ -249,6 +266,8 @@ class History:
                 segment.converged_at = None
             if segment.cycle_found_at is not None and segment.cycle_found_at > t:
                 segment.cycle_found_at = segment.cycle_period = None
+            if segment.rest_at is not None and segment.rest_at > t:
+                segment.rest_at = None
         self._losses.truncate(self.epochs_completed(t))
 
     def drop_last_segment(self) -> None:

@@ -684,6 +684,13 @@ class Simulation:
                 if until_converged and self._settled():
                     break
                 segment = self._prepare()
+                if not stop_on_mistake or not segment.rest_mistakes:
+                    skipped = self._skip_rest(live, segment, max_trials - done, record=True)
+                    if skipped:
+                        done += skipped
+                        self._history.length = live.trials
+                        self._history.add_checkpoint(*self._pack(live))
+                        continue
                 trials_room, updates_room = self._checkpoint_room()
                 mistakes = live.mistakes
                 leg = _Leg(
@@ -1104,9 +1111,51 @@ class Simulation:
                 live.min_loss = min(live.min_loss, loss)
         if self._cyclic and updating and not converged:
             self._search_cycle(live, segment, record)
+        if record and updating and segment.rest_at is None:
+            self._find_rest(live, segment, converged)
         live.epoch_updates = 0
         if not rule.mistake_driven:
             live.epoch_start = live.state
+
+    def _find_rest(self, live: _Live, segment: Segment, converged: bool) -> None:
+        """Note on `segment` when, from this epoch end on, every epoch repeats this one:
+        a mistake-driven rule once converged (no mistake, no update, in any order); in
+        cyclic order, a rule whose state at this epoch's end is, bit for bit, its state at
+        the start (Adaline reaches such a fixed point of its floats; each epoch then makes
+        the same updates and mistakes)."""
+        t = live.trials
+        if self._rule.mistake_driven:
+            if converged:
+                segment.rest_at, segment.rest_mistakes, segment.rest_updates = t, 0, 0
+        elif self._cyclic and np.array_equal(live.state, live.epoch_start):
+            history = self._history
+            mistakes = history.mistakes_through(t) - history.mistakes_through(t - segment.n)
+            segment.rest_at, segment.rest_mistakes = t, mistakes
+            segment.rest_updates = live.epoch_updates
+
+    def _skip_rest(self, live: _Live, segment: Segment, limit: int, record: bool) -> int:
+        """Jump over whole epochs that repeat the last one (see `_find_rest`): all but the
+        last whole epoch within `limit` trials, so that the last trial is run, as are
+        those of an epoch cut short. Recording, the mistakes and losses of the skipped
+        epochs are those of the last one, shifted. Returns how many trials were skipped."""
+        rest, n = segment.rest_at, segment.n
+        if (
+            rest is None
+            or live.trials < rest
+            or live.diverged_at is not None
+            or (live.trials - segment.start) % n
+        ):
+            return 0
+        epochs = limit // n - 1
+        if epochs < 1:
+            return 0
+        if record:
+            self._history.repeat_epochs(segment, live.trials, epochs)
+        live.trials += epochs * n
+        live.mistakes += epochs * segment.rest_mistakes
+        live.updates += epochs * segment.rest_updates
+        live.last = None
+        return epochs * n
 
     def _search_cycle(self, live: _Live, segment: Segment, record: bool) -> None:
         """Brent's cycle search over the epoch-start states x₀, x₁, … of this segment,
@@ -1314,6 +1363,8 @@ class Simulation:
                 if self._at_rest(live, segment):
                     live.trials, live.last = stop, None  # nothing changes until new data
                     continue
+                if sink is None or not segment.rest_mistakes:
+                    self._skip_rest(live, segment, stop - live.trials, record=False)
                 self._advance(live, segment, stop - live.trials, leg)
 
     def _at_rest(self, live: _Live, segment: Segment) -> bool:
@@ -1323,10 +1374,10 @@ class Simulation:
         with fixed weights, so it makes no mistake and no update again, in any order:
         replay jumps over those trials (a seek far past convergence costs no more than
         one to the convergence trial)."""
-        converged = segment.converged_at
+        rest = segment.rest_at
         return (
-            converged is not None
-            and live.trials >= converged
+            rest is not None
+            and live.trials >= rest
             and live.diverged_at is None
             and self._rule.mistake_driven
         )

@@ -58,3 +58,57 @@ def test_a_seek_far_past_convergence_scores_no_more_than_the_way_to_convergence(
     records = sim.trial_records(far - 5, far)
     assert [r.number for r in records] == list(range(far - 5, far + 1))
     assert not any(r.mistake for r in records)
+
+
+REPEATING = [
+    ("or", {"algorithm": "adaline"}),
+    ("xor", {"algorithm": "adaline"}),
+    ("noisy", {"algorithm": "adaline"}),
+    ("noisy", {"algorithm": "adaline", "mode": "batch"}),
+    ("xor", {"algorithm": "adaline", "mode": "batch"}),
+    ("and", {"algorithm": "perceptron"}),
+    ("and", {"algorithm": "winnow", "order": "random"}),
+]
+
+
+@pytest.mark.parametrize(("preset", "params"), REPEATING, ids=lambda p: str(p))
+def test_a_run_that_repeats_its_epochs_jumps_and_records_what_stepping_does(preset, params, scored):
+    """Past the epoch whose end state equals its start state bit for bit (Adaline's floats
+    reach such a fixed point; a converged perceptron is one), `run` jumps whole epochs and
+    records their mistakes and losses: the same as stepping trial by trial."""
+    ds = load_preset(preset)
+    trials = 12_000 + 3  # the last epoch cut short
+    stepped = Simulation(ds, **params)
+    records = [stepped.step() for _ in range(trials)]
+    sim = Simulation(ds, **params)
+    scored.clear()
+    assert sim.run(trials, until_converged=False) == trials
+    assert sum(scored) < trials // 2  # the repeated epochs were skipped, not scored
+    assert np.array_equal(sim.state, stepped.state)
+    assert (sim.trials, sim.mistakes, sim.epoch, sim.converged_at) == (
+        stepped.trials,
+        stepped.mistakes,
+        stepped.epoch,
+        stepped.converged_at,
+    )
+    assert np.array_equal(sim.mistake_trials(), stepped.mistake_trials())
+    assert np.array_equal(sim.epoch_losses(), stepped.epoch_losses())
+    assert sim.last_trial == records[-1]
+    for t in (trials, trials - 1, 10_000, 8001, 100, 1):
+        sim.seek(t)
+        assert sim.last_trial == records[t - 1]
+        assert np.array_equal(sim.state, np.asarray(records[t - 1].weights_after))
+    assert sim.trial_records(9990, 10_010) == records[9989:10_010]
+    sim.seek(9000)
+    sim.run(500, until_converged=False)  # stepping on from a rewind replaces the future
+    assert sim.trials == 9500 and np.array_equal(sim.state, np.asarray(records[9499].weights_after))
+    assert np.array_equal(
+        sim.mistake_trials(), stepped.mistake_trials()[stepped.mistake_trials() <= 9500]
+    )
+
+
+def test_a_jump_does_not_pass_a_mistake_when_asked_to_stop_at_one():
+    sim = Simulation(load_preset("xor"), "adaline", mode="batch")
+    sim.run(100, until_converged=False)
+    assert sim.run(10_000, until_converged=False, stop_on_mistake=True) == 1
+    assert sim.trials == 101
