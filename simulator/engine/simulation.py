@@ -11,6 +11,13 @@ Ties. What a score of exactly 0 means is the run's tie rule (`tie`). A computed 
 within the rounding-error bound that the rule keeps for its weights (see `rules`) is an
 exact 0: recorded as 0.0 and decided by the tie rule, so data written in decimals follow
 the trajectory of exact rational arithmetic (iris: 1518 mistakes for any η, not 1562).
+Within that bound the score is first computed again in twice the precision and held to a
+far smaller bound (`_snap`), so rounding cannot swamp a small score at extreme scales:
+inputs of 1e-8 or 1.7e8 beside a bias weight converge as exact arithmetic does. Weights
+built exactly (η and inputs short binary numbers: whole numbers, halves, the bias) carry
+no error bound at all. What stays out of reach: an inexact weight (η = 0.1, or decimals
+like 3e150 that binary cannot hold) that is exactly 0 in rationals next to a term of a
+far smaller scale; its rounding hides that term, and the trial counts as a tie.
 
 Convergence. A mistake-driven rule has converged when a whole epoch passed with no update.
 Adaline has converged when an epoch moved no weight by more than
@@ -34,6 +41,11 @@ state every few hundred updates (or after enough trials), and `seek`, `trial`,
 `trial_records` and `weights_after_mistakes` replay from the nearest checkpoint with the
 same run code, recording off. Rewinding restores the learner, not the data: the points
 stay as they are now. Stepping on from a rewound state discards the old future.
+
+Repeating epochs. Once every epoch on the same data repeats the one before it bit for bit
+(a converged perceptron or Winnow; online or batch Adaline at a fixed point of its floats,
+in cyclic order), `run` and replay jump over whole epochs, recording their mistakes and
+losses shifted: a seek or a session replay far past that point costs what one to it does.
 
 Fast path. Between updates the weights are fixed, so `run` scores the upcoming trials in
 one go and jumps to the next update: a small compiled loop (`_scan.c`) when it was built,
