@@ -64,6 +64,7 @@ def test_the_window_without_a_display_says_so_in_one_line():
     assert not qt_loaded  # said before Qt loads, not after Qt gave up on the display
 
 
+@pytest.mark.slow
 def test_a_display_qt_cannot_open_is_one_line_too():
     env = {**NO_DISPLAY, "DISPLAY": ":987"}  # no X server there
     result = subprocess.run(
@@ -163,6 +164,7 @@ def _export_with_limit(limit, *args):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("limit", "kind", "reason"),
     [
@@ -190,6 +192,7 @@ def test_a_full_disk_exits_1_with_one_line_and_leaves_no_temporary_file(
 # -- SIGINT and SIGTERM --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sigint_and_sigterm_stop_an_export_cleanly(tmp_path):
     """SIGINT while Qt loads, SIGTERM once frame 17 is written (while frames, the GIF and
     the MP4 are being written); tests/benchmarks/test_export_benchmarks.py runs forty at
