@@ -69,10 +69,12 @@ from simulator.engine.theory import (
     winnow_disjunction_bound,
 )
 
-__all__ = ["ORDERS", "Settings", "Simulation", "Snapshot", "Trial"]
+__all__ = ["MAX_SEED", "ORDERS", "Settings", "Simulation", "Snapshot", "Trial"]
 
 FloatArray = NDArray[np.float64]
 ORDERS = ("cyclic", "random")
+MAX_SEED = 2**31 - 1
+"""The largest seed, 2³¹ − 1: what the window's seed box (a C int) can show and keep."""
 _OVERFLOW = 1e150
 _MAX_BLOCK = 1 << 16  # NumPy path: rows scored at once
 _CHECKPOINT_UPDATES = 256  # a checkpoint at least every this many updates...
@@ -201,8 +203,12 @@ class Simulation:
             raise ValueError(f"unknown tie rule {tie!r}; choose one of {', '.join(TIES)}")
         if order not in ORDERS:
             raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
-        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-            raise ValueError(f"the seed must be a whole number >= 0; got {seed!r}")
+        if (
+            isinstance(seed, bool)
+            or not isinstance(seed, int | np.integer)
+            or not (0 <= seed <= MAX_SEED)
+        ):
+            raise ValueError(f"the seed must be a whole number 0 … {MAX_SEED}; got {seed!r:.40}")
         if not (math.isfinite(tolerance) and tolerance > 0):
             raise ValueError(f"the tolerance must be a positive number; got {tolerance!r}")
         if isinstance(initial_weights, str) or initial_weights is None:
