@@ -16,14 +16,27 @@ settings.load_profile("default")
 _BENCHMARKS = Path(__file__).parent / "benchmarks"
 
 
+def _asks_for_benchmarks(config) -> bool:
+    asked = (Path(str(arg).split("::")[0]).resolve() for arg in config.args)
+    return any(a == _BENCHMARKS or _BENCHMARKS in a.parents for a in asked)
+
+
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
     """Skip tests/benchmarks unless a command-line argument points into it."""
     if _BENCHMARKS not in (collection_path, *collection_path.parents):
         return None
-    asked = (Path(str(arg).split("::")[0]).resolve() for arg in config.args)
-    if any(a == _BENCHMARKS or _BENCHMARKS in a.parents for a in asked):
-        return None
-    return True
+    return None if _asks_for_benchmarks(config) else True
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config) -> int | None:
+    """`-n auto` (pyproject.toml) runs a worker per core, but none (all in this process)
+    for benchmarks, which time themselves against a peer and must have the machine to
+    themselves (pytest-benchmark also refuses to time under xdist), and none with `-s`,
+    whose output a worker would swallow."""
+    if _asks_for_benchmarks(config) or config.getoption("capture") == "no":
+        return 0
+    return None  # xdist's own count: the cores this process may use
 
 
 class Dialogs:

@@ -8,7 +8,8 @@ The window opens as it would for a user (sized to the screen's available area); 
 is set up through the controller and the window's own actions, painted, and grabbed from
 the screen. Files are named OUT/STATE_WxH[_presentation].png after the screen's size.
 A negative trial count means "run to the k-th mistake". README.md's screenshot is the
-`readme` state in presentation mode on a 1280×800 screen.
+`readme` state in presentation mode on a 1280×800 screen. The state `lab` is Tools → Winnow
+vs Perceptron lab after a small race (r = 2, n = 8…512, 500 examples).
 """
 
 import sys
@@ -30,6 +31,13 @@ STATES = {
     "iris": ("iris", Settings(), 60, False),
     "iris-winnow": ("iris", Settings(algorithm="winnow"), 60, False),
     "adaline": ("noisy", Settings(algorithm="adaline"), 65, False),
+    "winnow-settings": (
+        "or",
+        Settings(algorithm="winnow", promotion=200, threshold=0.0004),
+        2,
+        False,
+    ),
+    "highdim": ("disjunction", Settings(algorithm="winnow", bias=False), 120, False),
     "readme": ("separable", Settings(), -5, True),  # the 5th mistake
 }
 
@@ -54,7 +62,10 @@ def main(out: Path, names: list[str], presentation: bool) -> None:
     app.setFont(font)
     screen = app.primaryScreen().geometry()
     suffix = f"_{screen.width()}x{screen.height()}" + ("_presentation" if presentation else "")
-    for name in names or STATES:
+    for name in names or [*STATES, "lab"]:
+        if name == "lab":
+            lab(app, out / f"lab{suffix}.png", presentation)
+            continue
         preset, settings, trials, separator = STATES[name]
         window = MainWindow(load_preset(preset) if preset else None, settings)
         window.show()
@@ -69,6 +80,31 @@ def main(out: Path, names: list[str], presentation: bool) -> None:
         grab(app, window, out / f"{name}{suffix}.png")
         window.controller.undo_stack.setClean()
         window.close()
+
+
+def lab(app, path, presentation):
+    """The lab window over the main window, after a small race."""
+    window = MainWindow()
+    window.show()
+    window.presentation_action.setChecked(presentation)
+    window.lab_action.trigger()
+    from simulator.ui.lab_window import LabWindow
+
+    found = window.findChild(LabWindow, "labWindow")
+    found.sizes.setText("8, 32, 128, 512")
+    found.examples.setValue(500)
+    found.start()
+    while found.running:
+        app.processEvents()
+    for _ in range(10):
+        app.processEvents()
+    frame = found.frameGeometry()
+    found.screen().grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height()).save(
+        str(path)
+    )
+    print("wrote", path)
+    found.close()
+    window.close()
 
 
 if __name__ == "__main__":

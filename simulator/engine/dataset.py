@@ -274,6 +274,15 @@ class Dataset:
             self._conflicts = self._find_conflicts()
         return [(int(i), int(j)) for i, j in self._conflicts.tolist()]
 
+    def first_conflict(self) -> tuple[int, int] | None:
+        """The first of `conflicting_pairs` (None: there are none), without listing them all."""
+        if self._conflicts is None:
+            self._conflicts = self._find_conflicts()
+        if not len(self._conflicts):
+            return None
+        i, j = self._conflicts[0]
+        return int(i), int(j)
+
     def _find_conflicts(self) -> NDArray[np.int64]:
         if len(self) < 2:
             return np.empty((0, 2), dtype=np.int64)

@@ -286,9 +286,10 @@ class Rule:
 
     Class attributes every rule sets: `name` (the key in ALGORITHMS), `title`, `tie` (its
     default tie rule, one of TIES), `parameters`, `bound` (which mistake bound applies:
-    "novikoff", "winnow-disjunction", or None), `mistake_driven`, `least_squares` (it
-    descends the squared error, so w_LS and the stable η apply), and the formulas the
-    explanation prints (`score_formula`, `update_formula`).
+    "novikoff", "winnow-disjunction", or None) and `bound_formula` (that bound as the notes
+    write it), `start_text` (the default start w₀ in words), `mistake_driven`,
+    `least_squares` (it descends the squared error, so w_LS and the stable η apply), and the
+    formulas the explanation prints (`score_formula`, `update_formula`).
     """
 
     name: ClassVar[str]
@@ -296,6 +297,8 @@ class Rule:
     tie: ClassVar[str] = "mistake"
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     bound: ClassVar[str | None] = None
+    bound_formula: ClassVar[str | None] = None
+    start_text: ClassVar[str] = "0"
     mistake_driven: ClassVar[bool] = True
     least_squares: ClassVar[bool] = False
     tracks_error: ClassVar[bool] = False
@@ -322,6 +325,10 @@ class Rule:
     @classmethod
     def parameter(cls, name: str) -> Parameter | None:
         return next((p for p in cls.parameters if p.name == name), None)
+
+    def value(self, name: str) -> Any:
+        """The value this rule uses for its parameter `name` (a derived default included)."""
+        return getattr(self, name)
 
     def state_shape(self, n_features: int) -> tuple[int, ...]:
         return (n_features,)
@@ -445,6 +452,7 @@ class Perceptron(Rule):
     tie: ClassVar[str] = "mistake"
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE,)
     bound: ClassVar[str | None] = "novikoff"
+    bound_formula: ClassVar[str | None] = "R²/γ*²"
     tracks_error: ClassVar[bool] = True
     update_formula: ClassVar[str] = "w ← w + η y x"
 
@@ -510,6 +518,8 @@ class Winnow(Rule):
         ),
     )
     bound: ClassVar[str | None] = "winnow-disjunction"
+    bound_formula: ClassVar[str | None] = "2 + 3r(1 + log₂ n)"
+    start_text: ClassVar[str] = "1"
     tracks_error: ClassVar[bool] = True
     score_formula: ClassVar[str] = "s = w·x − θ"
     update_formula: ClassVar[str] = "wᵢ ← wᵢ · α^(y xᵢ)"
@@ -612,6 +622,8 @@ class BalancedWinnow(Winnow):
     tie: ClassVar[str] = "positive"
     parameters: ClassVar[tuple[Parameter, ...]] = (PROMOTION,)
     bound: ClassVar[str | None] = None
+    bound_formula: ClassVar[str | None] = None
+    start_text: ClassVar[str] = "w⁺ = w⁻ = 1"
     score_formula: ClassVar[str] = "s = w⁺·x − w⁻·x"
     update_formula: ClassVar[str] = "wᵢ⁺ ← wᵢ⁺ α^(y xᵢ), wᵢ⁻ ← wᵢ⁻ α^(−y xᵢ)"
 
@@ -717,6 +729,12 @@ class Adaline(Rule):
 
     def __post_init__(self) -> None:
         ADALINE_RATE.check(self.learning_rate)
+
+    def value(self, name: str) -> Any:
+        """The parameter `name` as used; "mode" is kept as `batch`."""
+        if name == "mode":
+            return "batch" if self.batch else "online"
+        return super().value(name)
 
     def update(self, state: FloatArray, x: FloatArray, y: int, score: float) -> FloatArray:
         """w <- w + η (y − w·x) x."""

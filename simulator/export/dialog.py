@@ -59,6 +59,7 @@ from simulator.ui.layout import column, row
 __all__ = ["ExportDialog"]
 
 _TICK_SECONDS = 0.03
+_ENCODER_POLL_MS = 50  # while ffmpeg completes the animation: look now and then, not spin
 
 
 class ExportDialog(QDialog):
@@ -271,6 +272,7 @@ class ExportDialog(QDialog):
                 progress.setRange(0, 0)  # busy: ffmpeg does not report progress
                 self._encoder = threading.Thread(target=self._encode, daemon=True)
                 self._encoder.start()
+                self._timer.setInterval(_ENCODER_POLL_MS)
         elif not self._encoder.is_alive():
             self._encoder = None
             self._end(self._outcome)
@@ -281,6 +283,19 @@ class ExportDialog(QDialog):
             self._outcome = self._job.finish()
         except Exception as exc:  # reported on the GUI thread
             self._outcome = exc
+
+    def reject(self) -> None:
+        """Cancel, Esc or closing: while an export runs, they cancel it (the result is
+        reported as for the progress dialog's Cancel); otherwise the dialog closes."""
+        if self.exporting:
+            self.cancel()
+            return
+        super().reject()
+
+    @property
+    def exporting(self) -> bool:
+        """Whether an export is under way (rendering or completing the animation)."""
+        return self._job is not None
 
     def cancel(self) -> None:
         """Stop now; partial GIF/MP4 files are removed, frames written so far stay."""

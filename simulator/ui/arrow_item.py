@@ -15,7 +15,16 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QTransform,
+)
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 __all__ = ["VectorItem"]
@@ -117,26 +126,83 @@ class VectorItem(pg.GraphicsObject):
                 self._bounds = rect.adjusted(-pad_x, -pad_y, pad_x, pad_y)
         return self._bounds
 
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
+    def _device_ends(self, transform: QTransform) -> tuple[QPointF, QPointF, float, float] | None:
+        """(start, tip, ux, uy) in device pixels under `transform`, or None if degenerate."""
         if self._start is None or self._end is None:
-            return
-        transform = painter.transform()
+            return None
         a, b = transform.map(self._start), transform.map(self._end)
         dx, dy = b.x() - a.x(), b.y() - a.y()
         length = math.hypot(dx, dy)
         if not (length > 0 and math.isfinite(length)):
-            return
+            return None
         ux, uy = dx / length, dy / length
         if self._tail_px is not None:
             length = self._tail_px + self._head
             a = QPointF(b.x() - ux * length, b.y() - uy * length)
+        return a, b, ux, uy
+
+    def _label_box(self, transform: QTransform) -> QRectF | None:
+        """Where the text goes, in device pixels: beyond the tip (or behind the tail), else
+        beside the tip, else pushed inside; always inside the visible view, so an arrow
+        that ends at the view's edge keeps its name."""
+        ends = self._device_ends(transform)
+        if ends is None or not self._text:
+            return None
+        a, b, ux, uy = ends
+        metrics = QFontMetricsF(self._font)
+        w, h = metrics.horizontalAdvance(self._text), metrics.height()
+        gap = 0.35 * h
+        along = (gap + w / 2, gap + h / 2)  # from a point to the centre of a box beside it
+        if self._label_behind:  # behind the tail, on the line of the arrow
+            first = (a.x() - ux * along[0], a.y() - uy * along[1])
+            corner = a
+        else:  # beyond the tip
+            first = (b.x() + ux * along[0], b.y() + uy * along[1])
+            corner = QPointF(b.x() - ux * 0.5 * self._head, b.y() - uy * 0.5 * self._head)
+        candidates = [first]
+        for side in (1.0, -1.0):  # beside the arrow, either way
+            nx, ny = -uy * side, ux * side
+            candidates.append((corner.x() + nx * along[0], corner.y() + ny * along[1]))
+        boxes = [QRectF(cx - w / 2, cy - h / 2, w, h) for cx, cy in candidates]
+        view = self.getViewBox()
+        if not isinstance(view, pg.ViewBox):
+            return boxes[0]
+        inside = transform.mapRect(view.viewRect()).normalized()
+        for box in boxes:
+            if inside.contains(box):
+                return box
+        box = boxes[0]
+        x = min(max(box.left(), inside.left()), inside.right() - w)
+        y = min(max(box.top(), inside.top()), inside.bottom() - h)
+        return QRectF(x, y, w, h)
+
+    def label_rect(self) -> QRectF | None:
+        """The text's box as drawn, in data coordinates (None: no text or not placed)."""
+        widget = self.getViewWidget()
+        if widget is None:
+            return None
+        transform = self.deviceTransform(widget.viewportTransform())
+        box = self._label_box(transform)
+        if box is None:
+            return None
+        inverse, ok = transform.inverted()
+        return inverse.mapRect(box).normalized() if ok else None
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        transform = painter.transform()
+        ends = self._device_ends(transform)
+        if ends is None:
+            return
+        a, b, ux, uy = ends
+        length = math.hypot(b.x() - a.x(), b.y() - a.y())
         head = min(self._head, 0.6 * length)
         neck = QPointF(b.x() - ux * head, b.y() - uy * head)
         spread = head * math.tan(math.radians(17))
         wing = QPointF(-uy * spread, ux * spread)
         tip = QPolygonF([b, neck + wing, neck - wing])
+        label = self._label_box(transform)
         painter.save()
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -156,17 +222,8 @@ class VectorItem(pg.GraphicsObject):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(self._color)
         painter.drawPolygon(tip)
-        if self._text:
-            metrics = QFontMetricsF(self._font)
-            w, h = metrics.horizontalAdvance(self._text), metrics.height()
-            gap = 0.35 * h
-            if self._label_behind:  # behind the tail, on the line of the arrow
-                cx, cy = a.x() - ux * (gap + w / 2), a.y() - uy * (gap + h / 2)
-            else:  # beyond the tip
-                cx, cy = b.x() + ux * (gap + w / 2), b.y() + uy * (gap + h / 2)
+        if label is not None:
             painter.setFont(self._font)
             painter.setPen(self._color)
-            painter.drawText(
-                QRectF(cx - w / 2, cy - h / 2, w, h), int(Qt.AlignmentFlag.AlignCenter), self._text
-            )
+            painter.drawText(label, int(Qt.AlignmentFlag.AlignCenter), self._text)
         painter.restore()

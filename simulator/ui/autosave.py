@@ -39,6 +39,7 @@ __all__ = [
     "AUTOSAVE_NAME",
     "COST_FACTOR",
     "DELAY_MS",
+    "REMOVE_WAIT_S",
     "Autosaver",
     "State",
     "data_folder",
@@ -48,6 +49,7 @@ __all__ = [
 AUTOSAVE_NAME = "autosave.lab.json"
 DELAY_MS = 2000
 COST_FACTOR = 10
+REMOVE_WAIT_S = 1.0  # how long closing waits for an autosave being written
 _SLOTS = 16
 
 
@@ -126,6 +128,11 @@ class Autosaver(QObject):
                 self.path = self.folder / AUTOSAVE_NAME.replace(".lab", f"{suffix}.lab")
                 return
 
+    @property
+    def writing(self) -> bool:
+        """Whether a write is on its way to disk (a worker has it)."""
+        return self._writing is not None
+
     def leftover(self) -> Path | None:
         """This slot's file from a run that did not end cleanly, if there is one."""
         if self.path is not None and self.path.is_file():
@@ -195,16 +202,28 @@ class Autosaver(QObject):
             self._again = False
             self.changed()
 
-    def remove(self) -> None:
+    def remove(self) -> bool:
         """Delete this window's autosave file (a clean exit, or the user discarded it);
-        a write in flight is waited for first, so it cannot bring the file back."""
+        True if it is gone.
+
+        A write in flight is waited for first (at most `REMOVE_WAIT_S`), so it cannot
+        bring the file back. A write that takes longer (huge data on a slow disk), or a
+        file that cannot be deleted, is left as it is, with one line (`failed`): closing
+        never hangs, and the next start offers that file, which is the work anyway."""
         self.timer.stop()
         if self._writing is not None:
-            self._writing.done.wait(60)
+            if not self._writing.done.wait(REMOVE_WAIT_S):
+                self.failed.emit("Autosave still being written; it stays for the next start.")
+                return False
             self._writing = None
-        if self.path is not None:
-            self.path.unlink(missing_ok=True)
         self._written = None
+        if self.path is not None:
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError as exc:  # from closeEvent or the recovery question: not into Qt
+                self.failed.emit(f"Autosave not removed ({exc}); the next start offers it.")
+                return False
+        return True
 
     def release(self) -> None:
         """A clean exit: no file, no lock."""

@@ -333,23 +333,32 @@ class SimulationController(QObject):
     def reset(self) -> None:
         """Back to trial 0 with the current settings; the points stay.
 
-        The old simulation and its history are dropped (nothing else holds them)."""
+        The old simulation and its history are dropped (nothing else holds them). If the
+        new one cannot be made, the run stays as it was and the reason is reported."""
         self.pause()
-        self._adopt(Simulation.from_settings(self.dataset, self._settings))
+        try:
+            simulation = Simulation.from_settings(self.dataset, self._settings)
+        except Exception as exc:
+            self._fail(exc, "Reset failed; the run stays as it was")
+            return
+        self._adopt(simulation)
         self._publish()
 
     def seek(self, trial: int) -> None:
         """Show the learner as it was after `trial` (rewind); stepping on replaces the future.
 
-        Pauses a run. A trial that was not recorded is clamped to 0 … history length."""
+        Pauses a run. A trial that was not recorded is clamped to 0 … history length. A
+        seek that fails leaves the learner where it was (the slider and the ledger drive
+        it, so nothing may reach Qt)."""
         self.pause()
-        trial = min(max(0, int(trial)), self._simulation.history_length)
-        if trial != self._simulation.trials:
-            try:
-                self._simulation.seek(trial)
-            except Exception as exc:
-                self._fail(exc)
-            self._publish()
+        try:
+            trial = min(max(0, int(trial)), self._simulation.history_length)
+            if trial == self._simulation.trials:
+                return
+            self._simulation.seek(trial)
+        except Exception as exc:
+            self._fail(exc, f"Cannot go to trial {trial}; the learner stays where it was")
+        self._publish()  # also after a failure: the timeline goes back to the trial shown
 
     def step_back(self) -> None:
         """Back one trial (pauses a run)."""
@@ -420,10 +429,10 @@ class SimulationController(QObject):
             self.pause()
         self._after_run()
 
-    def _fail(self, exc: Exception) -> None:
-        """The engine failed mid-run: stop, say so, report it; the points and w stay."""
+    def _fail(self, exc: Exception, doing: str = "The run stopped") -> None:
+        """The engine failed: stop, say so in one line, report it; the points and w stay."""
         self.pause()
-        self.problem.emit(f"The run stopped: {type(exc).__name__}: {exc}")
+        self.problem.emit(f"{doing}: {type(exc).__name__}: {exc}")
         report_exception(exc)
 
     def _run_tick(self) -> bool:

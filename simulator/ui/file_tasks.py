@@ -6,6 +6,9 @@ pool and waits in a local event loop, so the caller reads like a plain function 
 (`open_file` still returns True or False) while paints, timers and the Cancel button go
 on. The progress dialog is window-modal (the points cannot change under a save) and
 appears only if the work takes longer than `SHOW_AFTER_MS`: small files show nothing.
+Until then, and while the work lasts, the window takes no input (`InputBlock`: keys,
+clicks, the wheel, shortcuts and closing it are dropped, while paints and timers go on),
+so a second Open, a Step or a close cannot run inside the first Open's wait.
 
 What is handed to a worker is immutable (a `Dataset`, `Settings`) or made by the worker
 and handed back whole (a `Simulation` nobody else holds yet), so no lock is needed.
@@ -24,12 +27,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from PySide6.QtCore import QEventLoop, QObject, QRunnable, QSaveFile, Qt, QThreadPool, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QEventLoop,
+    QObject,
+    QRunnable,
+    QSaveFile,
+    Qt,
+    QThreadPool,
+    Signal,
+)
+from PySide6.QtGui import QWindow
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 __all__ = [
     "SHOW_AFTER_MS",
     "Cancelled",
+    "InputBlock",
     "Job",
     "Outcome",
     "run_in_background",
@@ -93,6 +108,72 @@ class Job(QRunnable):
         QThreadPool.globalInstance().start(self)
 
 
+_USER_INPUT = frozenset(
+    {
+        QEvent.Type.KeyPress,
+        QEvent.Type.KeyRelease,
+        QEvent.Type.ShortcutOverride,
+        QEvent.Type.Shortcut,
+        QEvent.Type.MouseButtonPress,
+        QEvent.Type.MouseButtonRelease,
+        QEvent.Type.MouseButtonDblClick,
+        QEvent.Type.Wheel,
+        QEvent.Type.ContextMenu,
+        QEvent.Type.TouchBegin,
+        QEvent.Type.TouchUpdate,
+        QEvent.Type.TouchEnd,
+        QEvent.Type.TabletPress,
+        QEvent.Type.TabletRelease,
+        QEvent.Type.Drop,
+        QEvent.Type.Close,
+    }
+)
+
+
+class InputBlock(QObject):
+    """While installed (a context manager), the user's input to `window` goes nowhere.
+
+    An application-wide event filter drops keys, clicks, the wheel, shortcuts and the
+    request to close for `window` and its widgets (other windows, such as the progress
+    dialog, still get theirs); the event loop itself runs on, so paints and timers do.
+    A dropped shortcut override is accepted, which tells Qt not to fire the shortcut.
+    """
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__()
+        self._window = window
+
+    def __enter__(self) -> InputBlock:
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+
+    def _inside(self, target: QObject) -> bool:
+        if isinstance(target, QWidget):
+            return target.window() is self._window
+        if isinstance(target, QWindow):
+            return target is self._window.windowHandle()
+        owner = target.parent()  # an action's shortcut: the action belongs to a widget
+        while owner is not None and not isinstance(owner, QWidget):
+            owner = owner.parent()
+        return owner is not None and owner.window() is self._window
+
+    def eventFilter(self, target: QObject, event: QEvent) -> bool:
+        if event.type() not in _USER_INPUT or not self._inside(target):
+            return False
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # "the widget wants the key": no shortcut fires
+        else:
+            event.ignore()  # a close that is ignored leaves the window open
+        return True
+
+
 def run_in_background(
     parent: QWidget | None,
     text: str,
@@ -131,7 +212,11 @@ def run_in_background(
     dialog.canceled.connect(cancelled)
     task.start()
     if not result:
-        loop.exec()
+        if parent is None:
+            loop.exec()
+        else:
+            with InputBlock(parent.window()):
+                loop.exec()
     dialog.canceled.disconnect(cancelled)
     signals.finished.disconnect(finished)
     shown = dialog.isVisible()

@@ -53,7 +53,10 @@ class Frame:
     separator: InputLine | None
     margin_lines: tuple[InputLine, InputLine] | None
     radius_curve: NDArray[np.float64] | None
-    adaline: AdalineReport | None
+    # Least squares (w_LS, the stable η) for a rule whose class says `least_squares`, and
+    # w_LS as a line in the plane (None where it has no direction there).
+    least_squares: AdalineReport | None
+    least_squares_line: InputLine | None
     status: str
     boundary_note: str | None
     trace: Trace  # the road here: mistakes, the proof's A_k and B_k, losses (trace.py)
@@ -88,7 +91,6 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
         return "Empty data: place points (left click +1, right click −1)."
     if snapshot.diverged:
         return f"Diverged: {snapshot.divergence_reason}"
-    conflicts = ds.conflicting_pairs()
     if snapshot.converged:
         return f"Converged at trial {snapshot.converged_at}: a whole epoch without an update."
     if snapshot.cycle_period is not None:
@@ -97,8 +99,9 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
             f"Cycling: w at the start of an epoch repeats every {epochs} (seen at trial "
             f"{snapshot.cycle_found_at}), so it will never converge."
         )
-    if conflicts:
-        i, j = conflicts[0]
+    conflict = ds.first_conflict()
+    if conflict is not None:
+        i, j = conflict
         return (
             f"Not linearly separable: points {i + 1} and {j + 1} sit at the same place with "
             "opposite labels."
@@ -141,6 +144,10 @@ def build_frame(sim: Simulation) -> Frame:
     radius_curve = (
         features.input_radius_curve(report.radius) if math.isfinite(report.radius) else None
     )
+    least_squares = sim.adaline_report() if sim.rule.least_squares else None
+    least_squares_line = None
+    if least_squares is not None and least_squares.least_squares is not None:
+        least_squares_line = features.input_line(np.array(least_squares.least_squares))
     settings = sim.settings
     return Frame(
         dataset=sim.dataset,
@@ -155,7 +162,8 @@ def build_frame(sim: Simulation) -> Frame:
         separator=separator,
         margin_lines=margin_lines,
         radius_curve=radius_curve,
-        adaline=sim.adaline_report() if sim.rule.least_squares else None,
+        least_squares=least_squares,
+        least_squares_line=least_squares_line,
         status=status_text(sim, snapshot, report),
         boundary_note=note,
         trace=trace_of(sim),

@@ -18,6 +18,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from simulator.engine import Dataset
@@ -93,13 +94,13 @@ class HighDimView(QWidget):
         self.explanation = QLabel(objectName="highDimExplanation")
         self.explanation.setWordWrap(True)
         self.explanation.setTextFormat(Qt.TextFormat.RichText)
-        font = self.explanation.font()
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        self.explanation.setFont(font)
         self.explanation.setStyleSheet(
             "QLabel { background: #FFFFFF; border-top: 1px solid #CCCCCC; padding: 6px 10px; }"
         )
-        self.explanation.setMinimumHeight(3 * self.explanation.fontMetrics().lineSpacing() + 12)
+        self._label_px = 13
+        self._presentation = False
+        self._frame: Frame | None = None
+        self.set_presentation(False)
 
         charts = QSplitter(Qt.Orientation.Vertical)
         charts.addWidget(self.bars)
@@ -112,14 +113,67 @@ class HighDimView(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(charts, 1)
         layout.addWidget(self.explanation)
+        self._layout = layout
 
         self._dataset: Dataset | None = None
         self.log_scale = False
+
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type, as the plane's: the latest trial at least
+        `style.PRESENTATION_LABEL_PX`, tick labels `PRESENTATION_TICK_PX`, axis names
+        `PRESENTATION_AXIS_LABEL_PX`, thicker lines (the note above keeps its size: it
+        explains the view and would take the charts' room)."""
+        self._presentation = bool(on)
+        text = QFont()
+        if on:
+            text.setPixelSize(style.PRESENTATION_LABEL_PX)
+        elif text.pointSizeF() > 0:
+            text.setPointSizeF(text.pointSizeF() * 1.15)
+        self.explanation.setFont(text)
+        self.explanation.setMinimumHeight(3 * self.explanation.fontMetrics().lineSpacing() + 12)
+        self._label_px = style.PRESENTATION_AXIS_LABEL_PX if on else 13
+        tick = QFont()
+        if on:
+            tick.setPixelSize(style.PRESENTATION_TICK_PX)
+        small = QFont()
+        small.setPixelSize(style.PRESENTATION_TICK_PX if on else 12)
+        k = style.PRESENTATION_LINE_SCALE if on else 1.0
+        for chart in (self.bars, self.mistakes_chart):
+            item = chart.getPlotItem()
+            for side in ("left", "bottom"):
+                item.getAxis(side).setStyle(tickFont=tick if on else None)
+                axis = item.getAxis(side)
+                item.setLabel(
+                    side, axis.labelText, **{"color": "#222222", "font-size": f"{self._label_px}px"}
+                )
+        legend = self.bars.legend
+        size = "16px" if on else "9pt"  # larger, yet one row across the chart
+        legend.setLabelTextSize(size)
+        for _, label in legend.items:
+            label.setText(label.text, size=size)
+        for label in (self._threshold_label, self._bound_label):
+            label.setFont(small)
+        self.k_curve.setPen(_pen("#D55E00", 2.5 * k))
+        self.bound_line.setPen(_pen("#D55E00", 1.5 * k, dash=True))
+        self.threshold_line.setPen(_pen("#111111", 1.5 * k, dash=True))
+        if self._frame is not None:
+            self.show_frame(self._frame)  # the axis names and ranges for this size
+
+    def _weight_label(self) -> str:
+        """The bars' axis name; short in presentation mode, where the chart is short."""
+        if self._presentation:
+            return "w (log₂)" if self.log_scale else "w"
+        return "weight w (log₂: bars rise from w = 1)" if self.log_scale else "weight w"
+
+    def hold_timeline(self, timeline: QWidget) -> None:
+        """Show the window's timeline (it paints frames too) under the charts."""
+        self._layout.insertWidget(self._layout.indexOf(self.explanation), timeline)
 
     # -- painting ------------------------------------------------------------------------------
 
     def show_frame(self, frame: Frame) -> None:
         """Paint `frame` (the controller's; this view never asks the simulation)."""
+        self._frame = frame
         ds = frame.dataset
         if ds is not self._dataset:
             self._dataset = ds
@@ -169,9 +223,8 @@ class HighDimView(QWidget):
         plot = self.bars.getPlotItem()
         plot.setLabel(
             "left",
-            "weight w (log₂: bars rise from w = 1)" if self.log_scale else "weight w",
-            color="#222222",
-            size="13px",
+            self._weight_label(),
+            **{"color": "#222222", "font-size": f"{self._label_px}px"},
         )
         theta = frame.snapshot.threshold
         show_theta = theta > 0 and self.log_scale
@@ -186,7 +239,13 @@ class HighDimView(QWidget):
         span = max(top - low, 1.0)
         plot.getAxis("left").setTicks(_power_ticks(low, top) if self.log_scale else None)
         plot.setXRange(positions[0] - 0.6, positions[-1] + 0.6, padding=0)
-        plot.setYRange(low - 0.05 * span, top + 0.22 * span, padding=0)  # the legend's row
+        # The top of the chart is the legend's row and θ's label: as much of the height as
+        # they take in pixels (more in presentation mode), so they cover no bar.
+        bottom = low - 0.05 * span
+        height = plot.vb.height()
+        text_px = self.bars.legend.boundingRect().height() + 1.6 * self._label_px + 8
+        band = min(0.5, max(0.18, text_px / height)) if height > 0 else 0.22
+        plot.setYRange(bottom, top + band * (top - bottom) / (1.0 - band), padding=0)
 
     def _set_legend(self, relevant: bool, bias: bool) -> None:
         """Name the kinds of bars present (rebuilt only when they change)."""
@@ -203,8 +262,7 @@ class HighDimView(QWidget):
         self.bars.getPlotItem().setLabel(
             "bottom",
             "feature: variable number" + (" (0 is the bias)" if bias else ""),
-            color="#222222",
-            size="13px",
+            **{"color": "#222222", "font-size": f"{self._label_px}px"},
         )
 
     def _paint_mistakes(self, frame: Frame) -> None:
@@ -221,6 +279,10 @@ class HighDimView(QWidget):
         drawn = shown and bound is not None and bound <= 5.0 * max(s.mistakes, 4)
         top = 1.12 * max(bound, s.mistakes) if drawn and bound is not None else 1.15 * s.mistakes
         top = max(top, 10.0)
+        height = self.mistakes_chart.getPlotItem().vb.height()
+        if drawn and bound is not None and height > 0:  # room above the line for its label
+            room = min(0.5, (1.6 * self._label_px + 6) / height)
+            top = max(top, bound / (1.0 - room))
         self.bound_line.setVisible(drawn)
         if shown and bound is not None:
             self.bound_line.setValue(bound)

@@ -79,17 +79,13 @@ class _Chart(pg.PlotWidget):
     ) -> None:
         super().__init__(parent, background=style.BACKGROUND)
         self.setObjectName(name)
-        self.scale = scale
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.25)
         item.setMenuEnabled(False)
-        tick_font = QFont()
-        tick_font.setPixelSize(round(12 * scale))
         for axis in ("left", "bottom"):
-            item.getAxis(axis).setStyle(tickFont=tick_font, tickTextOffset=round(5 * scale))
             item.getAxis(axis).setPen(pg.mkPen("#444444"))
             item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
-        item.getAxis("left").setWidth(round(58 * scale))
+        self._legend_points = legend_points
         # The legend sits in `corner` of the plot, (0, 0) top left to (1, 1) bottom right.
         self.legend = item.addLegend(
             offset=(10, 10),
@@ -101,13 +97,42 @@ class _Chart(pg.PlotWidget):
         self.legend.anchor(itemPos=corner, parentPos=corner, offset=margin)
         self.legend.setBrush(pg.mkBrush(255, 255, 255, 225))
         self.legend.setPen(pg.mkPen("#BBBBBB"))
+        self._texts: tuple[str, str, str] | None = None
+        self.set_scale(scale)
+
+    def set_scale(self, scale: float, legend_scale: float | None = None) -> None:
+        """Type and lines `scale` times their normal size (presentation mode: larger), the
+        legend's `legend_scale` (default: the same). What is drawn now keeps its size until
+        it is drawn again (the lab window redraws)."""
+        self.scale = scale
+        item = self.getPlotItem()
+        tick_font = QFont()
+        tick_font.setPixelSize(round(12 * scale))
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).setStyle(tickFont=tick_font, tickTextOffset=round(5 * scale))
+        item.getAxis("left").setWidth(round(58 * scale))
+        legend = scale if legend_scale is None else legend_scale
+        self.legend.setLabelTextSize(f"{round(self._legend_points * legend)}pt")
         self._label_style = {"color": "#222222", "font-size": f"{round(13 * scale)}px"}
+        if self._texts is not None:
+            self._labels(*self._texts)
 
     def _labels(self, title: str, bottom: str, left: str) -> None:
+        self._texts = (title, bottom, left)
         item = self.getPlotItem()
         item.setTitle(title, color="#111111", size=f"{round(14 * self.scale)}px")
         item.setLabel("bottom", bottom, **self._label_style)
         item.setLabel("left", left, **self._label_style)
+
+    def headroom(self, lines: int = 0) -> float:
+        """The y range over the data's: at least `_HEADROOM`, more when the legend and
+        `lines` lines of notes under it need more of the plot's height (large type)."""
+        height = self.getPlotItem().getViewBox().height()
+        if height <= 0:
+            return _HEADROOM
+        text = self.legend.boundingRect().height() + 14 + lines * 1.4 * 12 * self.scale
+        band = min(0.7, max(1.0 - 1.0 / _HEADROOM, text / height))
+        return 1.0 / (1.0 - band)
 
     def _reset(self) -> None:
         self.getPlotItem().clear()
@@ -236,11 +261,14 @@ class CumulativeChart(_Chart):
 
     def __init__(self, parent: QWidget | None = None, *, scale: float = 1.0) -> None:
         super().__init__(parent, "labCumulativeChart", scale, legend_points=9)
-        self.legend.setColumnCount(3)
         self._labels("Cumulative mistakes", "trial", "mistakes k")
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.bound_lines: dict[str, pg.InfiniteLine] = {}
         self.notes: list[pg.TextItem] = []
+
+    def set_scale(self, scale: float, legend_scale: float | None = None) -> None:
+        super().set_scale(scale, legend_scale)
+        self.legend.setColumnCount(3 if scale <= 1.0 else 2)  # large type: two columns fit
 
     def show_race(self, race: Race | None) -> None:
         self._reset()
@@ -276,7 +304,7 @@ class CumulativeChart(_Chart):
             self.bound_lines[result.rule] = line
             self.notes.append(self._note(label, colour, end, bound, anchor=(1.0, 1.0)))
             top = max(top, bound)
-        y_top = max(top, 1.0) * _HEADROOM
+        y_top = max(top, 1.0) * self.headroom(len(off_chart))
         for k, (label, colour) in enumerate(off_chart):  # below the legend, above the start
             self.notes.append(
                 self._note(
@@ -334,7 +362,6 @@ class WeightsChart(_Chart):
             color="#111111",
             size=f"{round(14 * self.scale)}px",
         )
-        item.getAxis("left").setTicks(_power_of_two_ticks(values) if log_scale else None)
         x = _hold(trace.trials, result.trials)
         width = self.width_for(2.2)
         entries: list[tuple[pg.GraphicsObject, str]] = []  # the legend, relevant ones first
@@ -380,7 +407,13 @@ class WeightsChart(_Chart):
         drawn += [math.log2(trace.threshold) if log_scale else trace.threshold]
         bottom, top = min(drawn), max(drawn)
         span = max(top - bottom, 1.0)
-        item.setYRange(bottom - 0.05 * span, top + (_HEADROOM - 1) * span, padding=0)
+        headroom = self.headroom(lines=1)  # the legend and θ's label
+        item.setYRange(bottom - 0.05 * span, top + (headroom - 1) * span, padding=0)
+        # As many ticks as the data's part of the axis has room for, each label about 1.5
+        # text lines apart.
+        room = item.getViewBox().height() / headroom
+        most = max(3, int(room / (18 * self.scale))) if room > 0 else 10
+        item.getAxis("left").setTicks(_power_of_two_ticks(values, most) if log_scale else None)
         last = trace.trials[-1] if len(trace.trials) > 1 else result.trials
         right = max(1.0, min(float(result.trials), 1.2 * last + 10))
         item.setXRange(0, right, padding=0.02)
@@ -403,11 +436,12 @@ def _hold(trials: Sequence[int], end: int) -> np.ndarray:
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def _power_of_two_ticks(values: Sequence[float]) -> list[list[tuple[float, str]]]:
-    """Ticks at powers of 2 for an axis of log₂ w, labelled with w itself."""
+def _power_of_two_ticks(values: Sequence[float], most: int = 10) -> list[list[tuple[float, str]]]:
+    """Ticks at powers of 2 for an axis of log₂ w, labelled with w itself (at most about
+    `most` of them, so their labels do not overlap)."""
     low = math.floor(math.log2(min(values)))
     high = math.ceil(math.log2(max(values)))
-    step = max(1, math.ceil((high - low) / 10))
+    step = max(1, math.ceil((high - low) / max(1, most)))
     major = []
     for e in range(low - low % step, high + 1, step):
         text = format_number(2.0**e) if -4 <= e <= 16 else "2" + str(e).translate(_SUPERSCRIPT)

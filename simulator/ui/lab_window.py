@@ -14,7 +14,7 @@ import threading
 import time
 
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, QThread, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine.lab import MAX_EXAMPLES, LabCancelled, LabPlan, LabResult, Race, run_lab
+from simulator.ui import style
 from simulator.ui.lab_charts import CumulativeChart, ScalingChart, WeightsChart, count_text
 
 __all__ = ["DEFAULT_SIZES", "LabWindow", "LabWorker"]
@@ -38,6 +39,7 @@ __all__ = ["DEFAULT_SIZES", "LabWindow", "LabWorker"]
 DEFAULT_SIZES = "8, 32, 128, 512, 2048"
 _PROGRESS_STEPS = 1000
 _PROGRESS_INTERVAL = 0.05  # seconds between progress signals from the worker
+PRESENTATION_CHART_SCALE = 1.5  # the charts' type in presentation mode: ticks 18 px
 _RUNNING: set[LabWorker] = set()  # workers alive until their thread ends, whatever the window
 
 
@@ -130,6 +132,7 @@ class LabWindow(QDialog):
         self.result: LabResult | None = None
         self._plan: LabPlan | None = None
         self._chosen_size: int | None = None  # the n the teacher picked; else the largest
+        self._presentation = False
 
         self.relevant = QSpinBox(objectName="labRelevantSpin")
         self.relevant.setRange(1, 16)
@@ -314,6 +317,35 @@ class LabWindow(QDialog):
         self._set_running(False)
 
     # -- drawing ---------------------------------------------------------------------------------
+
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type, as the main window's (View → Presentation mode): the summary
+        and the status at `style.PRESENTATION_LABEL_PX`, the charts' type and lines larger
+        (tick labels at least 18 px) and redrawn so; the window takes most of the screen.
+        The plan's controls keep their size (settings, as the main window's, are not what
+        the class reads)."""
+        if on == self._presentation:
+            return
+        self._presentation = on
+        font = QFont()
+        if on:
+            font.setPixelSize(style.PRESENTATION_LABEL_PX)
+        self.status.setFont(font)
+        summary = QFont(font)
+        if not on and summary.pointSizeF() > 0:
+            summary.setPointSizeF(summary.pointSizeF() * 1.15)
+        self.summary.setFont(summary)
+        for chart in (self.scaling, self.cumulative, self.weights):
+            # The legends grow less: they share the plot with the curves.
+            chart.set_scale(PRESENTATION_CHART_SCALE if on else 1.0, 1.25 if on else 1.0)
+        if on and self.screen() is not None:
+            room = self.screen().availableGeometry().size() * 0.92
+            self.resize(room.expandedTo(self.size()).boundedTo(room))
+        self._redraw()
+
+    @property
+    def presentation(self) -> bool:
+        return self._presentation
 
     def _redraw(self) -> None:
         plan = self._plan

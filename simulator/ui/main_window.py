@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from simulator import __version__
 from simulator.engine import (
+    PRESET_TITLES,
     PRESETS,
     DataFileError,
     Dataset,
@@ -66,17 +67,6 @@ __all__ = ["MainWindow"]
 T = TypeVar("T")
 SESSION_SUFFIX = ".lab.json"
 RESTORE = QMessageBox.StandardButton.Yes  # the recovery question's "Restore" button
-
-_PRESET_TITLES = {
-    "and": "AND (4 corners)",
-    "or": "OR (4 corners)",
-    "xor": "XOR (not separable)",
-    "iris": "Iris: setosa vs the rest",
-    "separable": "Random separable",
-    "noisy": "Random noisy (not separable)",
-    "disjunction": "Winnow: an OR of 3 of 64 variables (15-859)",
-    "unl-disjunction": "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)",
-}
 
 
 class MainWindow(QMainWindow):
@@ -119,8 +109,9 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.plot, 1)
-        column.addWidget(self.time.timeline)
+        column.addWidget(self.time.timeline)  # under whichever view shows (`_show_view`)
         column.addWidget(self.explanation)
+        self._plane_column = column
         # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view.
         self.high_dim = HighDimView(self)
         self.views = QStackedWidget(objectName="centralViews")
@@ -204,7 +195,7 @@ class MainWindow(QMainWindow):
         for name in PRESETS:
             presets.addAction(
                 self._action(
-                    _PRESET_TITLES.get(name, name),
+                    PRESET_TITLES.get(name, name),
                     lambda _=False, n=name: self.load_preset(n),
                     name=f"preset_{name}",
                 )
@@ -229,6 +220,7 @@ class MainWindow(QMainWindow):
             "&Delete point", self.delete_selected, QKeySequence.StandardKey.Delete
         )
         self.flip_action = self._action("&Flip label of point", self.flip_selected, "F")
+        self._on_selection(None)  # nothing selected yet: nothing to delete or flip
         self.clear_action = self._action("&Clear all points", self.clear_points)
         edit.addActions([self.delete_action, self.flip_action, self.clear_action])
 
@@ -252,7 +244,7 @@ class MainWindow(QMainWindow):
             name="shadingAction",
         )
         self.least_squares_action = self._action(
-            "Adaline's &least-squares line w_LS",
+            "&Least-squares line w_LS",
             plot.set_show_least_squares,
             "L",
             checkable=True,
@@ -363,6 +355,7 @@ class MainWindow(QMainWindow):
         plot.point_moved.connect(c.move_point)
         plot.point_delete_requested.connect(lambda i: c.delete_points([i]))
         plot.point_flip_requested.connect(c.flip_label)
+        plot.selection_changed.connect(self._on_selection)
         controls.setting_requested.connect(c.request_setting)
         controls.speed_changed.connect(c.set_speed)
         controls.new_point_label_changed.connect(self._set_new_point_label)
@@ -375,11 +368,16 @@ class MainWindow(QMainWindow):
     def _set_new_point_label(self, label: int) -> None:
         self.plot.new_point_label = label
 
+    def _on_selection(self, index: int | None) -> None:
+        """Edit → Delete and Flip act on the selected point: enabled only while there is one."""
+        for action in (self.delete_action, self.flip_action):
+            action.setEnabled(index is not None)
+
     # -- painting ------------------------------------------------------------------------------
 
     def _on_frame(self, frame: Frame) -> None:
         plane = frame.dataset.dimension == 2
-        self.views.setCurrentIndex(0 if plane else 1)
+        self._show_view(plane)
         self.export_action.setEnabled(plane)  # frames are drawn on the plane
         if plane:
             self.plot.show_frame(frame)
@@ -391,6 +389,18 @@ class MainWindow(QMainWindow):
         self.controls.set_can_run(
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )
+
+    def _show_view(self, plane: bool) -> None:
+        """The plane for 2-D data, else the high-dimensional view; the timeline goes along."""
+        index = 0 if plane else 1
+        if self.views.currentIndex() == index:
+            return
+        self.views.setCurrentIndex(index)
+        if plane:
+            self._plane_column.insertWidget(1, self.time.timeline)
+        else:
+            self.high_dim.hold_timeline(self.time.timeline)
+        self.time.timeline.show()
 
     def _on_problem(self, text: str) -> None:
         self.statusBar().showMessage(text, 15000)
@@ -442,7 +452,7 @@ class MainWindow(QMainWindow):
         return True
 
     def load_preset(self, name: str) -> bool:
-        title = _PRESET_TITLES.get(name, name)
+        title = PRESET_TITLES.get(name, name)
         if not self.confirm_discard(f"loading the preset {title}"):
             return False
         if not self.controller.set_dataset(load_preset(name), f"Preset {name}"):
@@ -477,8 +487,7 @@ class MainWindow(QMainWindow):
                 return dataset, None
             # The costly first look at new data, done here rather than on the GUI thread.
             simulation = Simulation.from_settings(dataset, settings)
-            simulation.margin_report()
-            dataset.conflicting_pairs()
+            _first_look(simulation)
             return dataset, simulation
 
         outcome = run_in_background(self, f"Opening {path.name}…", load)
@@ -642,7 +651,11 @@ class MainWindow(QMainWindow):
                 return True
             # Unreadable: keep it aside (not lost, not asked about at every start).
             kept = leftover.with_name(datetime.now().strftime("unreadable-%Y%m%d-%H%M%S.lab.json"))
-            leftover.replace(kept)
+            try:
+                leftover.replace(kept)
+            except OSError as exc:  # run from a timer at start: it must not reach Qt
+                self._on_problem(f"The unreadable autosave {leftover} stays where it is: {exc}")
+                return False
             self.statusBar().showMessage(f"The unreadable autosave was kept as {kept}.", 15000)
             return False
 
@@ -677,13 +690,16 @@ class MainWindow(QMainWindow):
     def export_dialog(self) -> None:
         from simulator.export.dialog import ExportDialog
 
-        ExportDialog(self.controller, self).open()
+        dialog = ExportDialog(self.controller, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # one per Export, then freed
+        dialog.open()
 
     def open_lab(self) -> None:
         """Tools → Winnow vs Perceptron lab: one lab window, raised when asked again."""
         from simulator.ui.lab_window import LabWindow
 
         lab = self.findChild(LabWindow, "labWindow") or LabWindow(self)
+        lab.set_presentation(self.presentation_action.isChecked())
         lab.show()
         lab.raise_()
         lab.activateWindow()
@@ -734,6 +750,12 @@ class MainWindow(QMainWindow):
         """Type for a lecture hall; the learner settings hidden (View → Presentation mode)."""
         for view in (self.plot, self.theory, self.controls, self.explanation, self.time):
             view.set_presentation(on)
+        self.high_dim.set_presentation(on)
+        from simulator.ui.lab_window import LabWindow
+
+        lab = self.findChild(LabWindow, "labWindow")
+        if lab is not None:
+            lab.set_presentation(on)
         fit_side_panel(self.side_scroll, self.splitter)
 
     def show_shortcuts(self) -> None:
@@ -768,6 +790,14 @@ def _replayed(session: Session) -> tuple[Simulation, str | None]:
     """A session's run replayed to its trial, with its theory computed (worker side), and
     a line when the replay cannot be the saved run (see `Session.verify`)."""
     simulation = session.simulation()
-    simulation.margin_report()
-    simulation.dataset.conflicting_pairs()
+    _first_look(simulation)
     return simulation, session.verify(simulation)
+
+
+def _first_look(simulation: Simulation) -> None:
+    """What the first frame of new data costs most (worker side): γ*, the first conflict,
+    and least squares for a rule that has them; the frame then finds them cached."""
+    simulation.margin_report()
+    simulation.dataset.first_conflict()
+    if simulation.rule.least_squares:
+        simulation.adaline_report()

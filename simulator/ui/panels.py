@@ -16,8 +16,14 @@ Decisions a teacher will notice:
 - The gauge "k of at most B" shows only where a mistake bound applies to the rule
   (`Frame.mistake_bound` is not None), with B written exactly as the Bound row writes it;
   elsewhere one line says that no bound applies.
-- A learning rate the rule derives (Settings.learning_rate None) shows as the value the
-  rule uses.
+- Each parameter box is built from the rule's own `Parameter` (its range, an exclusive
+  minimum, its help as the tooltip) and shows exactly the number the run uses (200, 0.0004,
+  0.037500000000000006): never clamped or rounded, so Enter on it changes nothing. A value
+  the rule derives (Adaline's η, Winnow's θ = n) shows as the value it uses, its label
+  marked "(auto)"; emptying the box and pressing Enter goes back to the rule's own.
+- Enter in a settings field applies what was typed there; it does not start a Run.
+- The tie rule (what s = 0 means) is a control: the rule's default (named), or mistake,
+  positive or negative; a new rule starts from its own again.
 - Presentation mode (`set_presentation`): every label and value at least
   `style.PRESENTATION_LABEL_PX` pixels tall, the learner settings hidden.
 """
@@ -26,13 +32,13 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QRect, QSignalBlocker, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QValidator
+from PySide6.QtCore import QEvent, QObject, QRect, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QValidator
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -47,17 +53,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simulator.engine import ALGORITHMS, Settings
+from simulator.engine import ALGORITHMS, TIE_TEXT, TIES, Parameter, Settings
+from simulator.engine.records import DEFAULTS
 from simulator.ui import style
 from simulator.ui.frame import Frame, explain_trial, format_number, format_vector
 
 __all__ = [
     "SPEEDS",
     "ControlPanel",
-    "NumberSpin",
+    "ParameterSpin",
     "TheoryPanel",
     "TrialExplanation",
     "ValueLabel",
+    "exact_text",
     "label_font",
     "value_font",
 ]
@@ -70,20 +78,18 @@ GAUGE_RESERVE = "88888 of at most 888888"  # the gauge's room until a longer tex
 MAX_WEIGHTS_SHOWN = 12  # beyond (d > 2), the high-dimensional view's bars show them all
 
 
-def _weights_text(weights: tuple[float, ...]) -> str:
+def _weights_text(weights: tuple[float, ...] | None, digits: int = 6) -> str:
     """w as numbers; past MAX_WEIGHTS_SHOWN, the first ones and how many there are."""
-    if len(weights) <= MAX_WEIGHTS_SHOWN:
-        return format_vector(weights)
-    return format_vector(weights[:MAX_WEIGHTS_SHOWN]) + f", … ({len(weights):,} in all)"
+    if weights is None or len(weights) <= MAX_WEIGHTS_SHOWN:
+        return format_vector(weights, digits)
+    shown = format_vector(weights[:MAX_WEIGHTS_SHOWN], digits)
+    return shown + f", … ({len(weights):,} in all)"
 
 
 def _weights_reserve(n: int) -> str:
     """Room for n weights of six significant digits, until longer ones come."""
     shown = min(n, MAX_WEIGHTS_SHOWN)
     return ", ".join(["-8.88888"] * shown) + ("" if n == shown else f", … ({n:,} in all)")
-
-
-_BOUND_NAMES = {"novikoff": "R²/γ*²", "winnow-disjunction": "2 + 3r(1 + log₂ n)"}
 
 
 def label_font(presentation: bool) -> QFont:
@@ -107,41 +113,180 @@ def value_font(presentation: bool) -> QFont:
     return font
 
 
-class NumberSpin(QDoubleSpinBox):
-    """A spin box that writes numbers as they are (0.1, 0.00125, 2e-05), not padded to a
-    fixed count of decimals, so a rate the rule derives from the data shows exactly."""
+def _camel(name: str) -> str:
+    """learning_rate -> learningRate (object names are camelCase, as Qt's)."""
+    first, *rest = name.split("_")
+    return first + "".join(word.capitalize() for word in rest)
 
-    def __init__(self, name: str) -> None:
-        super().__init__(objectName=name)
-        self.setDecimals(12)  # precision kept; the text is written by textFromValue
 
-    def textFromValue(self, value: float) -> str:
-        return f"{value:.6g}"
+def exact_text(value: float) -> str:
+    """The shortest text that reads back as exactly `value` (0.0004, 200, 1e-20)."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
 
-    def valueFromText(self, text: str) -> float:
+
+def _parse(text: str) -> float | None:
+    try:
+        return float(text.strip().replace(",", "."))
+    except ValueError:
+        return None
+
+
+class ParameterSpin(QAbstractSpinBox):
+    """A number box built from a rule's `Parameter`: its range (an exclusive minimum too),
+    its help as the tooltip, and any value it allows shown exactly (`exact_text`), so the
+    box shows the number the run uses and Enter applies that very number.
+
+    Typing is applied on Enter or focus-out (`value_changed`); a value the parameter
+    refuses goes back to the shown one. Where the setting may be None (`optional`), an
+    empty box asks for the rule's own value (`value_changed(None)`). The arrows step
+    by one unit of the value's second significant digit (1 → 1.1, 0.25 → 0.26).
+    """
+
+    value_changed = Signal(object)  # float, or None: the rule's own
+
+    def __init__(self, parameter: Parameter, *, optional: bool = False) -> None:
+        super().__init__(objectName=f"{_camel(parameter.name)}Spin")
+        self._parameter = parameter
+        self._optional = optional  # an empty box asks for the rule's own value
+        self._value: float | None = None
+        self.setKeyboardTracking(False)
+        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
+        self.editingFinished.connect(self._commit)
+        self.set_parameter(parameter)
+
+    @property
+    def parameter(self) -> Parameter:
+        return self._parameter
+
+    def set_parameter(self, parameter: Parameter) -> None:
+        """Take range and help from `parameter` (each rule brings its own)."""
+        self._parameter = parameter
+        tip = f"{parameter.title} {parameter.symbol}: {parameter.help or parameter.title}."
+        if parameter.range_text():
+            tip += f" Allowed: {parameter.range_text()}."
+        if self._optional:
+            tip += f" Empty: the rule's own ({parameter.derived or parameter.default_text})."
+        self.setToolTip(tip)
+        if self._value is not None and not self.allows(self._value):
+            self._value = None
+            self.lineEdit().clear()
+
+    def allows(self, value: float) -> bool:
         try:
-            return float(text.strip().replace(",", "."))
+            self._parameter.check(value)
         except ValueError:
-            return self.value()
+            return False
+        return True
+
+    def value(self) -> float:
+        return math.nan if self._value is None else self._value
+
+    def setValue(self, value: float) -> None:
+        """Show `value` and ask for it (`value_changed`); a refused value changes nothing."""
+        if not self.allows(value) or float(value) == self._value:
+            return
+        self.show_value(float(value))
+        self.value_changed.emit(self._value)
+
+    def show_value(self, value: float | None) -> None:
+        """Show `value` without asking for it (None: nothing known yet)."""
+        self._value = value
+        text = "" if value is None else exact_text(value)
+        if self.lineEdit().text() != text:
+            self.lineEdit().setText(text)
+        self.update()
+
+    def _commit(self) -> None:
+        text = self.lineEdit().text()
+        if not text.strip() and self._optional:
+            self.value_changed.emit(None)
+            return
+        number = _parse(text)
+        if number is not None and self.allows(number):
+            if number != self._value:
+                self.setValue(number)
+            else:
+                self.show_value(self._value)  # "1.0" typed for 1: written as shown
+            return
+        self.show_value(self._value)  # refused: back to the value in use
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        try:
-            value = float(text.strip().replace(",", "."))
-        except ValueError:
-            return QValidator.State.Intermediate, text, pos
-        inside = self.minimum() <= value <= self.maximum()
-        return (QValidator.State.Acceptable if inside else QValidator.State.Intermediate), text, pos
+        number = _parse(text)
+        ok = number is not None and self.allows(number)
+        ok = ok or (not text.strip() and self._optional)
+        return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
+
+    def fixup(self, text: str) -> str:
+        return "" if self._value is None else exact_text(self._value)
+
+    def _stepped(self, steps: int) -> float | None:
+        if self._value is None or not math.isfinite(self._value):
+            return None
+        magnitude = abs(self._value) or 1.0
+        digits = 1 - math.floor(math.log10(magnitude))  # decimals of the 2nd significant digit
+        value = round(self._value + steps * 10.0**-digits, max(0, digits))
+        return value if self.allows(value) else None
+
+    def stepBy(self, steps: int) -> None:
+        value = self._stepped(steps)
+        if value is not None:
+            self.setValue(value)
+
+    def stepEnabled(self) -> QAbstractSpinBox.StepEnabledFlag:
+        flags = QAbstractSpinBox.StepEnabledFlag.StepNone
+        if self._stepped(1) is not None:
+            flags |= QAbstractSpinBox.StepEnabledFlag.StepUpEnabled
+        if self._stepped(-1) is not None:
+            flags |= QAbstractSpinBox.StepEnabledFlag.StepDownEnabled
+        return flags
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(
+            max(hint.width(), self.fontMetrics().horizontalAdvance("8.8888888e-88") + 40),
+            hint.height(),
+        )
 
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10_000, 100_000, math.inf)
 _PREPROCESSING = {"none": "none", "standardize": "standardize (z-score)", "unit": "unit length"}
 _INITIAL = {
-    "default": "default (0; Winnow 1)",
+    "default": "rule's default",  # the rule's own start is named beside it (`sync`)
     "zeros": "zeros",
     "ones": "ones",
     "random": "random (seeded)",
     "custom": "custom…",
 }
+_TIE_TIP = (
+    "What a score s = 0 means. mistake: undecided, a mistake whatever y (y·s ≤ 0 "
+    "updates, as in Novikoff's proof); positive: predicts +1 (+ iff s ≥ 0, i.e. "
+    "+ iff w·x ≥ θ); negative: predicts −1 (+ iff s > 0). A new rule starts from its own."
+)
+
+
+class _EnterApplies(QObject):
+    """Enter in a settings field applies what was typed there: the window's Enter
+    shortcut (Run / Pause) does not take the key while such a field has the focus."""
+
+    def eventFilter(self, target: QObject, event: QEvent) -> bool:
+        enter = isinstance(event, QKeyEvent) and event.key() in (
+            Qt.Key.Key_Return,
+            Qt.Key.Key_Enter,
+        )
+        if event.type() == QEvent.Type.ShortcutOverride and enter:
+            event.accept()  # the field wants the key
+            return True
+        return False
+
+
+def _parameters() -> dict[str, Parameter]:
+    """Every parameter name of the registered rules, each with its first Parameter."""
+    found: dict[str, Parameter] = {}
+    for rule in ALGORITHMS.values():
+        for parameter in rule.parameters:
+            found.setdefault(parameter.name, parameter)
+    return found
 
 
 class ControlPanel(QWidget):
@@ -154,6 +299,7 @@ class ControlPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._settings = Settings()
+        self._frame: Frame | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 
@@ -164,38 +310,40 @@ class ControlPanel(QWidget):
         for name, rule in ALGORITHMS.items():
             self.algorithm.addItem(rule.title, name)
         form.addRow("Rule", self.algorithm)
-        self.rate = self._spin(
-            "rateSpin", 1e-9, 1e6, 4, 0.1, "Learning rate η > 0 (Perceptron, Adaline)"
+        # One box per parameter name the rules have; each rule sets its range and help.
+        self.boxes: dict[str, ParameterSpin | QComboBox] = {}
+        self.parameter_labels: dict[str, QLabel] = {}
+        for name, parameter in _parameters().items():
+            box: ParameterSpin | QComboBox
+            if parameter.choices:
+                box = QComboBox(objectName=f"{_camel(name)}Combo")
+                for choice in parameter.choices:
+                    box.addItem(choice, choice)
+                box.setToolTip(parameter.help)
+                label = QLabel(parameter.title.capitalize())
+            else:
+                box = ParameterSpin(parameter, optional=getattr(DEFAULTS, name, 0) is None)
+                label = QLabel(parameter.symbol)
+            self.boxes[name] = box
+            self.parameter_labels[name] = label
+            form.addRow(label, box)
+        self.rate = self._number_box("learning_rate")
+        self.promotion = self._number_box("promotion")
+        self.threshold = self._number_box("threshold")
+        mode = self.boxes["mode"]
+        assert isinstance(mode, QComboBox)
+        self.mode = mode
+        self.tie = QComboBox(objectName="tieCombo")
+        self.tie.addItem("rule's default", None)
+        for tie in TIES:
+            self.tie.addItem(f"{tie}: s = 0 {TIE_TEXT[tie]}", tie)
+            self.tie.setItemData(self.tie.count() - 1, TIE_TEXT[tie], Qt.ItemDataRole.ToolTipRole)
+        self.tie.setToolTip(_TIE_TIP)
+        self.tie.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.rate_label = QLabel("η")
-        form.addRow(self.rate_label, self.rate)
-        self.promotion = self._spin(
-            "promotionSpin",
-            1.01,
-            100.0,
-            3,
-            0.1,
-            "Winnow's promotion factor α > 1: a mistake multiplies "
-            "active weights by α (y = +1) or 1/α (y = −1)",
-        )
-        self.promotion_label = QLabel("α")
-        form.addRow(self.promotion_label, self.promotion)
-        self.threshold = self._spin(
-            "thresholdSpin",
-            0.0,
-            1e6,
-            3,
-            0.5,
-            "Classic Winnow's threshold θ; 'auto' is the number of features (the course's choice)",
-        )
-        self.threshold.setSpecialValueText("auto (n)")
-        self.threshold_label = QLabel("θ")
-        form.addRow(self.threshold_label, self.threshold)
-        self.mode = QComboBox(objectName="modeCombo")
-        self.mode.addItem("online (LMS)", "online")
-        self.mode.addItem("batch (per epoch)", "batch")
-        self.mode_label = QLabel("Mode")
-        form.addRow(self.mode_label, self.mode)
+        self.tie.setMinimumContentsLength(16)
+        form.addRow("Tie s = 0", self.tie)
         self.bias = QCheckBox("bias (constant feature 1)", objectName="biasCheck")
         self.bias.setToolTip("x = (1, p₁, p₂): the line need not pass through the origin")
         form.addRow("", self.bias)
@@ -275,10 +423,7 @@ class ControlPanel(QWidget):
         self.sync(self._settings)
         requests = (
             (self.algorithm.currentIndexChanged, "algorithm", self.algorithm.currentData),
-            (self.rate.valueChanged, "learning_rate", self.rate.value),
-            (self.promotion.valueChanged, "promotion", self.promotion.value),
-            (self.threshold.valueChanged, "threshold", lambda: self.threshold.value() or None),
-            (self.mode.currentIndexChanged, "mode", self.mode.currentData),
+            (self.tie.currentIndexChanged, "tie", self.tie.currentData),
             (self.bias.toggled, "bias", self.bias.isChecked),
             (
                 self.preprocessing.currentIndexChanged,
@@ -290,38 +435,40 @@ class ControlPanel(QWidget):
         )
         for signal, name, value in requests:
             signal.connect(lambda *_, n=name, v=value: self.setting_requested.emit(n, v()))
+        for name, box in self.boxes.items():
+            if isinstance(box, ParameterSpin):
+                box.value_changed.connect(
+                    lambda value, n=name: self.setting_requested.emit(n, value)
+                )
+            else:
+                box.currentIndexChanged.connect(
+                    lambda *_, n=name, b=box: self.setting_requested.emit(n, b.currentData())
+                )
+        self._enter_applies = _EnterApplies(self)
+        for field in (*self.boxes.values(), self.seed, self.initial_edit):
+            if isinstance(field, QAbstractSpinBox | QLineEdit):
+                field.installEventFilter(self._enter_applies)
         self.initial.currentIndexChanged.connect(self._request_initial)
         self.initial_edit.editingFinished.connect(self._request_initial)
         self.speed.valueChanged.connect(self._on_speed)
         self.class_toggle.toggled.connect(self._on_class_toggled)
 
-    @staticmethod
-    def _spin(
-        name: str, low: float, high: float, decimals: int, step: float, tip: str
-    ) -> QDoubleSpinBox:
-        spin: QDoubleSpinBox
-        if name == "rateSpin":
-            spin = NumberSpin(name)  # η may be derived from the data: any size
-        else:
-            spin = QDoubleSpinBox(objectName=name)
-            spin.setDecimals(decimals)
-        spin.setRange(low, high)
-        spin.setSingleStep(step)
-        spin.setKeyboardTracking(False)  # apply on Enter or focus-out, not on every digit
-        spin.setToolTip(tip)
-        return spin
+    def _number_box(self, name: str) -> ParameterSpin:
+        box = self.boxes[name]
+        assert isinstance(box, ParameterSpin)
+        return box
 
     # -- settings <-> widgets -------------------------------------------------------------------
 
     def sync(self, settings: Settings) -> None:
-        """Show `settings` without emitting requests."""
+        """Show `settings` without emitting requests; each parameter box takes the range and
+        help of the rule's own `Parameter`. A value the rule derives shows once the frame
+        says what it is (`show_frame`)."""
         self._settings = settings
         widgets = (
             self.algorithm,
-            self.rate,
-            self.promotion,
-            self.threshold,
-            self.mode,
+            self.tie,
+            *self.boxes.values(),
             self.bias,
             self.preprocessing,
             self.order,
@@ -332,43 +479,63 @@ class ControlPanel(QWidget):
         blockers = [QSignalBlocker(w) for w in widgets]
         rule = ALGORITHMS[settings.algorithm]
         self.algorithm.setCurrentIndex(self.algorithm.findData(settings.algorithm))
-        rate = rule.parameter("learning_rate")
-        if rate is not None and settings.learning_rate is not None:
-            self.rate.setValue(settings.learning_rate)
-        elif rate is not None and isinstance(rate.default, float):
-            self.rate.setValue(rate.default)  # until the frame says what the rule uses
-        self.promotion.setValue(settings.promotion)
-        self.threshold.setValue(settings.threshold or 0.0)
-        self.mode.setCurrentIndex(self.mode.findData(settings.mode))
+        for name, box in self.boxes.items():
+            parameter = rule.parameter(name)
+            self.parameter_labels[name].setVisible(parameter is not None)
+            box.setVisible(parameter is not None)
+            if parameter is None:
+                continue
+            value = getattr(settings, name, None)
+            if isinstance(box, ParameterSpin):
+                box.set_parameter(parameter)
+                derived = value is None and parameter.default is None
+                label = parameter.symbol + (" (auto)" if derived else "")
+                self.parameter_labels[name].setText(label)
+                if value is None and parameter.default is not None:
+                    value = parameter.default
+                box.show_value(None if value is None else float(value))
+            else:
+                box.setToolTip(parameter.help)
+                if value is not None:
+                    box.setCurrentIndex(box.findData(value))
+        self.tie.setItemText(0, f"rule's default ({rule.tie})")
+        self.tie.setItemData(
+            0, f"{rule.title}: s = 0 {TIE_TEXT[rule.tie]}", Qt.ItemDataRole.ToolTipRole
+        )
+        self.tie.setCurrentIndex(self.tie.findData(settings.tie))
         self.bias.setChecked(settings.bias)
         self.preprocessing.setCurrentIndex(self.preprocessing.findData(settings.preprocessing))
         self.order.setCurrentIndex(self.order.findData(settings.order))
         self.seed.setValue(settings.seed)
+        self.initial.setItemText(0, f"rule's default ({rule.start_text})")
         initial = settings.initial_weights
         if initial is None or isinstance(initial, str):
             key = initial or "default"
         else:
             key = "custom"
-            self.initial_edit.setText(", ".join(f"{v:g}" for v in initial))
+            self.initial_edit.setText(", ".join(exact_text(v) for v in initial))
         self.initial.setCurrentIndex(self.initial.findData(key))
         del blockers
-        for name, widgets in (
-            ("learning_rate", (self.rate, self.rate_label)),
-            ("promotion", (self.promotion, self.promotion_label)),
-            ("threshold", (self.threshold, self.threshold_label)),
-            ("mode", (self.mode, self.mode_label)),
-        ):
-            for widget in widgets:
-                widget.setVisible(rule.parameter(name) is not None)
         self.initial_edit.setVisible(key == "custom")
+        if self._frame is not None and self._frame.settings == settings:
+            self.show_frame(self._frame)  # the values the rule derives, already known
 
     def show_frame(self, frame: Frame) -> None:
-        """Show the learning rate the run uses (the rule's own when it derives it)."""
-        if frame.settings.learning_rate is None and frame.rule.parameter("learning_rate"):
-            used = getattr(frame.rule, "learning_rate", None)
-            if isinstance(used, float) and math.isfinite(used) and used != self.rate.value():
-                with QSignalBlocker(self.rate):
-                    self.rate.setValue(used)
+        """Show the parameters the run uses (the rule's own where it derives them). A frame
+        of settings not shown yet waits for their `sync` (a session opens in that order)."""
+        self._frame = frame
+        if frame.settings != self._settings:
+            return
+        for parameter in frame.rule.parameters:
+            box = self.boxes.get(parameter.name)
+            used = frame.rule.value(parameter.name)
+            if isinstance(box, ParameterSpin) and isinstance(used, int | float):
+                if float(used) != box.value():
+                    with QSignalBlocker(box):
+                        box.show_value(float(used))
+            elif isinstance(box, QComboBox) and box.currentData() != used:
+                with QSignalBlocker(box):
+                    box.setCurrentIndex(box.findData(used))
 
     def set_presentation(self, on: bool) -> None:
         """Lecture-hall type; the learner settings, speed and class toggle hidden."""
@@ -548,7 +715,7 @@ class TheoryPanel(QWidget):
         )
         self.radius = ValueLabel("radiusValue", "R = max ‖xᵢ‖" + space)
         self.bound_label = QLabel("Bound R²/γ*²", objectName="boundLabel")
-        self.bound_label.setWordWrap(True)  # "Perceptron's bound" may take two lines
+        self.bound_label.setWordWrap(True)  # "Bound from w₀" may take two lines
         self.bound = ValueLabel(
             "boundValue",
             "Block–Novikoff: from w₀ = 0 the perceptron "
@@ -611,14 +778,14 @@ class TheoryPanel(QWidget):
         weights_layout.addWidget(self.labels["weights"], 0, Qt.AlignmentFlag.AlignTop)
         weights_layout.addWidget(self.weights, 1)
         form.addRow(weights_row)
-        self.adaline = ValueLabel(
-            "adalineValue",
+        self.least_squares = ValueLabel(
+            "leastSquaresValue",
             "Least squares and the stable learning rates: online η < 2/R², batch η < 2/λ_max(XᵀX)",
-            "Adaline: w_LS = (-8.888e-88, -8.888e-88, -8.888e-88)\n"
+            "Least squares: w_LS = (-8.888e-88, -8.888e-88, -8.888e-88)\n"
             "stable: online η < 8.888e-88, batch η < 8.888e-88",
             wrap=True,
         )
-        form.addRow(self.adaline)  # the whole width: it is long
+        form.addRow(self.least_squares)  # the whole width: it is long
         layout.addWidget(theory)
         # Under the numbers, so a longer or shorter status never moves them.
         self.status = QLabel(objectName="statusValue")
@@ -651,27 +818,24 @@ class TheoryPanel(QWidget):
         self.gamma.setText(format_number(r.gamma))
         self.margin.setText(format_number(s.margin))
         self.radius.setText(format_number(r.radius))
-        novikoff = frame.rule.bound == "novikoff"
-        if not novikoff:
-            self.bound_label.setText("Perceptron's bound")
-        elif frame.bound_is_general:
-            self.bound_label.setText("Bound from w₀")
-        else:
-            self.bound_label.setText("Bound R²/γ*²")
-        self.bound.setText(format_number(frame.mistake_bound if novikoff else r.bound))
+        # R²/γ*² is a number of the data, like γ* and R (the gauge says which bound is the
+        # rule's own); a run whose bound is the general one from w₀ shows that instead.
+        general = frame.bound_is_general
+        self.bound_label.setText("Bound from w₀" if general else "Bound R²/γ*²")
+        self.bound.setText(format_number(frame.mistake_bound if general else r.bound))
         self.mistakes.setText(str(s.mistakes))
         self._show_gauge(frame)
         self.trial.setText(str(s.trials))
         self.epoch.setText(str(s.epoch))
         self._hold_room(frame)
         self.weights.setText(_weights_text(s.weights))
-        adaline = frame.adaline
-        self.adaline.setVisible(adaline is not None)
-        if adaline is not None:
-            self.adaline.setText(
-                f"Adaline: w_LS = ({format_vector(adaline.least_squares, 4)})\n"
-                f"stable: online η < {format_number(adaline.online_rate_limit, 4)}, "
-                f"batch η < {format_number(adaline.batch_rate_limit, 4)}"
+        report = frame.least_squares
+        self.least_squares.setVisible(report is not None)
+        if report is not None:
+            self.least_squares.setText(
+                f"Least squares: w_LS = ({_weights_text(report.least_squares, 4)})\n"
+                f"stable: online η < {format_number(report.online_rate_limit, 4)}, "
+                f"batch η < {format_number(report.batch_rate_limit, 4)}"
             )
         status = frame.status + (f" {frame.boundary_note}" if frame.boundary_note else "")
         self.status.setText(status)
@@ -717,7 +881,7 @@ class TheoryPanel(QWidget):
             )
             return
         assert bound is not None
-        name = _BOUND_NAMES.get(frame.rule.bound or "", "the bound")
+        name = frame.rule.bound_formula or "the bound"
         if frame.bound_is_general:
             name = "the bound from w₀"
         self.gauge.setToolTip(f"k against {name}, the mistake bound of {frame.rule.title}")

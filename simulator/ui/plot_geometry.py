@@ -87,9 +87,11 @@ class Box:
         return math.hypot(self.width, self.height)
 
     def grown(self, fraction: float, minimum: float = 0.0) -> Box:
-        """Each side moved out by `fraction` of the span (at least `minimum`)."""
-        dx = max(fraction * self.width, minimum)
-        dy = max(fraction * self.height, minimum)
+        """Each side moved out by `fraction` of the span (at least `minimum`); a negative
+        `fraction` moves them in (the margin "inside" keeps from the edges)."""
+        dx, dy = fraction * self.width, fraction * self.height
+        if fraction >= 0:
+            dx, dy = max(dx, minimum), max(dy, minimum)
         return Box(self.x0 - dx, self.x1 + dx, self.y0 - dy, self.y1 + dy)
 
     def union(self, other: Box) -> Box:

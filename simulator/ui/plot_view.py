@@ -29,11 +29,11 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidget
 
-from simulator.engine import Dataset, FeatureMap, InputLine
+from simulator.engine import Dataset, InputLine
 from simulator.ui import style
 from simulator.ui.arrow_item import VectorItem
 from simulator.ui.frame import Frame
@@ -158,12 +158,12 @@ class PlotView(pg.PlotWidget):
         self._true_length = False
         self._follow = False
         self._followed: tuple[object, ...] | None = None
-        self._least_squares_key: tuple[object, ...] | None = None
-        self._least_squares_line: InputLine | None = None
         self._legend_key: tuple[object, ...] | None = None
         self._detail: tuple[float, bool] | None = None
         self._drawn: dict[int, InputLine | None] = {}
         self._axis_names: tuple[str, ...] | None = None
+        self._menu: QMenu | None = None
+        self._menu_point = 0
 
         item = self.getPlotItem()
         item.setAspectLocked(True)
@@ -379,7 +379,7 @@ class PlotView(pg.PlotWidget):
             self._set_line(line, band if self._show_separator else None)
         self._set_line(
             self._least_squares,
-            self.least_squares_line(frame) if self._show_least_squares else None,
+            frame.least_squares_line if self._show_least_squares else None,
         )
         curve = frame.radius_curve
         if self._show_radius and curve is not None:
@@ -431,21 +431,6 @@ class PlotView(pg.PlotWidget):
     def axis_names(self) -> tuple[str, str]:
         item = self.getPlotItem()
         return (item.getAxis("bottom").labelText, item.getAxis("left").labelText)
-
-    def least_squares_line(self, frame: Frame) -> InputLine | None:
-        """Adaline's w_LS as a line in the plane (None when the rule has none).
-
-        The engine's FeatureMap maps it from feature space, once per dataset and setting.
-        """
-        if frame.adaline is None or frame.adaline.least_squares is None:
-            return None
-        s = frame.settings
-        key = (frame.dataset, s.bias, s.preprocessing, frame.adaline.least_squares)
-        if key != self._least_squares_key:
-            features = FeatureMap(frame.dataset, bias=s.bias, preprocessing=s.preprocessing)
-            self._least_squares_line = features.input_line(np.array(frame.adaline.least_squares))
-            self._least_squares_key = key
-        return self._least_squares_line
 
     def _hide_geometry(self) -> None:
         for graphic in (
@@ -547,6 +532,10 @@ class PlotView(pg.PlotWidget):
         """w's arrow as drawn: (start, end) in data coordinates, or None if not shown."""
         return self._w_arrow.ends() if self._w_arrow.isVisible() else None
 
+    def arrow_label(self) -> QRectF | None:
+        """The box of w's label "w" as drawn, in data coordinates (None: no arrow)."""
+        return self._w_arrow.label_rect() if self._w_arrow.isVisible() else None
+
     def edge_marker(self) -> np.ndarray | None:
         """Where the marker pointing to an off-view boundary has its tip (None: not shown)."""
         ends = self._edge_marker.ends()
@@ -606,7 +595,9 @@ class PlotView(pg.PlotWidget):
 
     def _update_legend(self) -> None:
         frame = self._frame
-        least_squares = self._show_least_squares and frame is not None and frame.adaline is not None
+        least_squares = (
+            self._show_least_squares and frame is not None and frame.least_squares is not None
+        )
         key = (
             self._presentation,
             self._show_separator,
@@ -741,7 +732,7 @@ class PlotView(pg.PlotWidget):
         self._repaint()
 
     def set_show_least_squares(self, show: bool) -> None:
-        """Draw Adaline's least-squares solution w_LS as a line."""
+        """Draw the least-squares solution w_LS as a line (for a rule that has one)."""
         self._show_least_squares = bool(show)
         self._repaint()
 
@@ -835,15 +826,18 @@ class PlotView(pg.PlotWidget):
         return nearest if distance[nearest] <= HIT_RADIUS_PX**2 else None
 
     def point_menu(self, index: int) -> QMenu:
-        """The context menu of point `index` (shown by a right click on it)."""
-        menu = QMenu(self)
-        delete = QAction("Delete point", menu)
-        delete.triggered.connect(lambda: self.point_delete_requested.emit(index))
-        flip = QAction("Flip label", menu)
-        flip.triggered.connect(lambda: self.point_flip_requested.emit(index))
-        menu.addAction(delete)
-        menu.addAction(flip)
-        return menu
+        """The context menu of point `index` (shown by a right click on it). One menu
+        serves every point: a right click only says which point its actions act on."""
+        if self._menu is None:
+            self._menu = QMenu(self)
+            delete = QAction("Delete point", self._menu)
+            delete.triggered.connect(lambda: self.point_delete_requested.emit(self._menu_point))
+            flip = QAction("Flip label", self._menu)
+            flip.triggered.connect(lambda: self.point_flip_requested.emit(self._menu_point))
+            self._menu.addAction(delete)
+            self._menu.addAction(flip)
+        self._menu_point = index
+        return self._menu
 
     def _data_position(self, scene_pos: QPointF) -> tuple[float, float]:
         """The data coordinates under `scene_pos`, snapped to the grid step if one is set."""

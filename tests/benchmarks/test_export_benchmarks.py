@@ -18,7 +18,7 @@ from simulator.engine.presets import separable
 from simulator.export.job import ExportJob, ExportOptions
 from simulator.export.render import FrameRenderer
 from simulator.ui.frame import build_frame
-from tests.export.helpers import NO_DISPLAY, ROOT, interrupt_exports
+from tests.export.helpers import NO_DISPLAY, ROOT, interrupt_exports, random_moments
 
 FRAMES = 60
 
@@ -122,7 +122,7 @@ def test_gif_size_and_memory_stay_bounded(benchmark, tmp_path):
 
 
 def test_forty_signals_at_random_moments(benchmark, tmp_path):
-    problems, interrupted = interrupt_exports(tmp_path, runs=40, seed=2024)
+    problems, interrupted = interrupt_exports(tmp_path, random_moments(40, seed=2024))
     benchmark.extra_info.update(runs=40, interrupted=interrupted)
     benchmark.pedantic(lambda: None, rounds=1)
     print(f"\n  40 exports, {interrupted} stopped by SIGINT/SIGTERM, problems: {problems}")

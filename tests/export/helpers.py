@@ -1,10 +1,16 @@
-"""Running `python main.py export` in a subprocess with no display at all."""
+"""Running `python main.py export` (and `lab`): in a subprocess with no display at all, or
+in this process through the same `simulator.cli.main` (much cheaper: no Python and Qt to
+start). A subprocess is kept for what only a process shows: main.py itself, no display,
+signals, file-size limits."""
 
+import contextlib
+import io
 import os
 import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,6 +36,78 @@ def export(*args, env=None, cwd=None):
     )
 
 
+def main_here(*args, cwd=None):
+    """`python main.py ARGS` run by this process: `simulator.cli.main`, the function main.py
+    calls (the same checks, the same `export_main` or `lab_main`, the same exit status).
+
+    Returns a CompletedProcess like `export()`. stderr is caught at the file descriptor,
+    so whatever C code (Qt, ffmpeg's pipe) writes there shows too. The SIGINT and SIGTERM
+    handlers that `main` sets are put back afterwards. Use with the `qapp` fixture: the
+    test's QApplication must outlive the export (`export_main` uses the one it finds).
+    """
+    from simulator.cli import main
+
+    argv = [str(a) for a in args]
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    stdout = io.StringIO()
+    with tempfile.TemporaryFile() as sink, contextlib.ExitStack() as stack:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(sink.fileno(), 2)
+        stack.callback(os.close, saved)
+        stack.callback(os.dup2, saved, 2)  # runs before the close above
+        text = io.TextIOWrapper(
+            io.FileIO(2, "w", closefd=False), encoding="utf-8", write_through=True
+        )
+        stack.callback(text.close)
+        stack.enter_context(contextlib.redirect_stderr(text))
+        stack.enter_context(contextlib.redirect_stdout(stdout))
+        if cwd is not None:
+            stack.enter_context(contextlib.chdir(cwd))
+        try:
+            status = main(argv)
+        except SystemExit as exc:  # argparse: --help, or a bad argument
+            status = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            for signum, handler in handlers.items():
+                signal.signal(signum, handler)
+        stack.close()
+        sink.seek(0)
+        stderr = sink.read().decode("utf-8", errors="replace")
+    return subprocess.CompletedProcess(argv, status, stdout.getvalue(), stderr)
+
+
+def export_here(*args, cwd=None):
+    """`python main.py export ARGS`, run by this process (see `main_here`)."""
+    return main_here("export", *args, cwd=cwd)
+
+
+# main.py run as a script, reporting on stdout whether it imported Qt by the time it ended.
+_MAIN_PY_AND_ITS_QT = """
+import runpy, sys
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+finally:
+    print("qt loaded:", sorted({m.split(".")[0] for m in sys.modules} & {"PySide6", "pyqtgraph"}))
+"""
+
+
+def main_py(*args, env=None):
+    """`python main.py ARGS` in a subprocess with no display; returns the CompletedProcess
+    and whether Qt (PySide6 or pyqtgraph) had been imported when it ended."""
+    result = subprocess.run(
+        [sys.executable, "-c", _MAIN_PY_AND_ITS_QT, str(ROOT / "main.py"), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env if env is not None else NO_DISPLAY,
+    )
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("qt loaded: "), result.stdout
+    return result, last != "qt loaded: []"
+
+
 def frames(folder):
     return sorted(Path(folder).glob("frame_*.png"))
 
@@ -43,17 +121,29 @@ def hidden_files(folder):
     return sorted(p.name for p in Path(folder).rglob(".*"))
 
 
-def interrupt_exports(base, runs, seed, trials=60, parallel=4):
-    """Start an export with GIF and MP4 `runs` times (`parallel` at once); at a random
-    moment of each, once its arguments are checked, send SIGINT or SIGTERM. Returns what
-    went wrong (nothing, we hope) and how many the signal stopped."""
+STARTING = -1  # a moment for `interrupt_exports`: once the arguments are checked
+
+
+def random_moments(runs, seed, trials=60):
+    """`runs` plans for `interrupt_exports`: SIGINT and SIGTERM in turn, each sent at a
+    random moment: while it starts (STARTING), once frame k is written (0 … trials - 1),
+    or once the last frame is (while the GIF and MP4 are completed)."""
     rng = random.Random(seed)
-    plans = [(run, rng.choice([signal.SIGINT, signal.SIGTERM]), rng.uniform(0, 2.0))
-             for run in range(runs)]  # fmt: skip
+    signals = (signal.SIGINT, signal.SIGTERM)
+    return [(signals[run % 2], rng.randint(STARTING, trials)) for run in range(runs)]
+
+
+def interrupt_exports(base, plans, trials=60, parallel=4):
+    """Start an export with GIF and MP4 for each (signal, moment) of `plans` (`parallel`
+    at once) and send it that signal at that moment: STARTING (once its arguments are
+    checked, while Qt loads) or once frame_{moment}.png is written. Moments are counted in
+    frames, not seconds, so a fast machine and a loaded one stop the same exports at the
+    same place. Returns what went wrong (nothing, we hope) and how many the signal stopped."""
     problems, interrupted = [], 0
-    for first in range(0, runs, parallel):
+    numbered = list(enumerate(plans))
+    for first in range(0, len(numbered), parallel):
         batch = []
-        for run, signum, delay in plans[first : first + parallel]:
+        for run, (signum, moment) in numbered[first : first + parallel]:
             folder = base / f"run{run}"
             folder.mkdir()
             process = subprocess.Popen(
@@ -66,20 +156,22 @@ def interrupt_exports(base, runs, seed, trials=60, parallel=4):
                 text=True,
                 env=NO_DISPLAY,
             )  # fmt: skip
-            batch.append([run, signum, delay, folder, process, None])
+            sign = folder / "f" if moment == STARTING else folder / "f" / f"frame_{moment:05d}.png"
+            batch.append([run, signum, sign, process, False])
         give_up = time.monotonic() + 120
-        while time.monotonic() < give_up and any(plan[5] != "sent" for plan in batch):
+        while time.monotonic() < give_up and not all(plan[4] for plan in batch):
             for plan in batch:
-                _, signum, delay, folder, process, due = plan
-                if due is None and (folder / "f").exists():  # its arguments are checked
-                    plan[5] = due = time.monotonic() + delay
-                if due not in (None, "sent") and time.monotonic() >= due:
+                _, signum, sign, process, sent = plan
+                if sent:
+                    continue
+                if sign.exists():
                     process.send_signal(signum)
-                    plan[5] = "sent"
-                elif due is None and process.poll() is not None:
-                    plan[5] = "sent"  # it ended before: checked below like the others
+                    plan[4] = True
+                elif process.poll() is not None:
+                    plan[4] = True  # it ended before: checked below like the others
             time.sleep(0.002)
-        for run, signum, _, folder, process, _ in batch:
+        for run, signum, _, process, _ in batch:
+            folder = base / f"run{run}"
             try:
                 _, stderr = process.communicate(timeout=120)
             except subprocess.TimeoutExpired:

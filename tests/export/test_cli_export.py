@@ -1,35 +1,39 @@
-"""`python main.py export` in a subprocess with no display at all."""
+"""`python main.py export`: once in a subprocess with no display at all (frames, GIF, MP4,
+and the same pixels as this process draws), the rest through `simulator.cli.main` in this
+process (tests/export/helpers.py: `export_here`)."""
+
+import sys
 
 import numpy as np
 import pytest
 from PIL import Image
 
 from simulator.engine import Simulation, load_preset
-from tests.export.helpers import NO_DISPLAY, export, frames, pixels
+from tests.export.helpers import export, export_here, frames, pixels
+
+pytestmark = pytest.mark.usefixtures("qapp")  # exports in this process draw with its Qt
+
+SAME_RUN = (
+    "--dataset", "separable", "--algorithm", "perceptron", "--order", "random", "--seed", 3,
+    "--trials", 12, "--size", "640x360",
+)  # fmt: skip
 
 
-def test_frames_gif_and_mp4_with_no_display(tmp_path):
-    out = tmp_path / "frames"
+@pytest.fixture(scope="module")
+def no_display_run(tmp_path_factory):
+    """One export with GIF and MP4 by `python main.py export`, with no display at all."""
+    folder = tmp_path_factory.mktemp("no-display")
     result = export(
-        "--dataset",
-        "or",
-        "--algorithm",
-        "perceptron",
-        "--trials",
-        12,
-        "--out",
-        out,
-        "--gif",
-        tmp_path / "run.gif",
-        "--mp4",
-        tmp_path / "run.mp4",
-        "--size",
-        "640x360",
-        "--fps",
-        4,
-    )
+        *SAME_RUN, "--out", folder / "frames", "--gif", folder / "run.gif",
+        "--mp4", folder / "run.mp4", "--fps", 4,
+    )  # fmt: skip
+    return folder, result
+
+
+def test_frames_gif_and_mp4_with_no_display(no_display_run):
+    tmp_path, result = no_display_run
     assert result.returncode == 0, result.stderr
-    paths = frames(out)
+    paths = frames(tmp_path / "frames")
     assert [p.name for p in paths[:2]] == ["frame_00000.png", "frame_00001.png"]
     assert len(paths) == 13  # the initial state and one per trial
     assert pixels(paths[0]).shape == (360, 640, 3)
@@ -45,7 +49,7 @@ def test_frames_gif_and_mp4_with_no_display(tmp_path):
 
 
 def test_frames_change_where_the_line_moves(tmp_path):
-    result = export(
+    result = export_here(
         "--dataset", "or", "--trials", 8, "--out", tmp_path, "--size", "320x240", "--quiet"
     )
     assert result.returncode == 0, result.stderr
@@ -60,33 +64,21 @@ def test_frames_change_where_the_line_moves(tmp_path):
     assert result.stderr == ""  # --quiet
 
 
-def test_same_arguments_give_the_same_pixels(tmp_path):
-    args = (
-        "--dataset",
-        "separable",
-        "--algorithm",
-        "perceptron",
-        "--order",
-        "random",
-        "--seed",
-        3,
-        "--trials",
-        15,
-        "--size",
-        "480x320",
-        "--quiet",
-    )
-    assert export(*args, "--out", tmp_path / "a").returncode == 0
-    assert export(*args, "--out", tmp_path / "b").returncode == 0
-    a, b = frames(tmp_path / "a"), frames(tmp_path / "b")
-    assert len(a) == len(b) == 16
+def test_same_arguments_give_the_same_pixels(no_display_run, tmp_path):
+    """Here, after whatever this process drew before, and in a fresh process with no
+    display: the same frames, pixel for pixel."""
+    folder, result = no_display_run
+    assert result.returncode == 0, result.stderr
+    assert export_here(*SAME_RUN, "--out", tmp_path, "--quiet").returncode == 0
+    a, b = frames(folder / "frames"), frames(tmp_path)
+    assert len(a) == len(b) == 13
     for x, y in zip(a, b, strict=True):
         assert np.array_equal(pixels(x), pixels(y)), x.name
 
 
 @pytest.mark.parametrize("rule", ["perceptron", "winnow", "balanced-winnow", "adaline"])
 def test_every_rule_exports_until_converged(tmp_path, rule):
-    result = export(
+    result = export_here(
         "--dataset",
         "or",
         "--algorithm",
@@ -110,7 +102,7 @@ def test_every_rule_exports_until_converged(tmp_path, rule):
 def test_a_csv_file_and_learner_options(tmp_path):
     data = tmp_path / "points.csv"
     data.write_text("x1,x2,label\n0,0,0\n1,1,1\n2,0,1\n-1,2,0\n")
-    result = export(
+    result = export_here(
         "--dataset",
         data,
         "--algorithm",
@@ -135,14 +127,14 @@ def test_a_csv_file_and_learner_options(tmp_path):
 
 def test_a_rerun_into_the_same_folder_removes_stale_frames(tmp_path):
     assert (
-        export(
+        export_here(
             "--dataset", "or", "--trials", 10, "--out", tmp_path, "--size", "200x150", "--quiet"
         ).returncode
         == 0
     )
     (tmp_path / "notes.txt").write_text("mine")
     assert (
-        export(
+        export_here(
             "--dataset", "or", "--trials", 3, "--out", tmp_path, "--size", "200x150", "--quiet"
         ).returncode
         == 0
@@ -196,7 +188,7 @@ def test_bad_input_exits_2_with_one_clear_line(tmp_path, args, message):
     args = [replace.get(a, a) for a in args]
     if "--out" not in args:
         args += ["--out", tmp_path / "out"]
-    result = export(*args, cwd=tmp_path)
+    result = export_here(*args, cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
@@ -204,21 +196,10 @@ def test_bad_input_exits_2_with_one_clear_line(tmp_path, args, message):
     assert not frames(tmp_path / "out")
 
 
-def test_missing_imageio_ffmpeg_says_how_to_install(tmp_path):
-    blocker = tmp_path / "block"
-    blocker.mkdir()
-    (blocker / "imageio_ffmpeg.py").write_text("raise ImportError('hidden for this test')\n")
-    env = {**NO_DISPLAY, "PYTHONPATH": str(blocker)}
-    result = export(
-        "--dataset",
-        "or",
-        "--trials",
-        2,
-        "--out",
-        tmp_path / "o",
-        "--mp4",
-        tmp_path / "a.mp4",
-        env=env,
+def test_missing_imageio_ffmpeg_says_how_to_install(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # `import` raises ImportError
+    result = export_here(
+        "--dataset", "or", "--trials", 2, "--out", tmp_path / "o", "--mp4", tmp_path / "a.mp4"
     )
     assert result.returncode == 2
     assert "pip install 'linear-classifier-lab[mp4]'" in result.stderr
@@ -230,6 +211,17 @@ def _trial_numbers(rule_events, trials):
     return [t.number for t in (sim.step() for _ in range(trials)) if rule_events(t)]
 
 
+EVERY_RUN = ("--dataset", "or", "--trials", 24, "--size", "240x180", "--quiet")
+
+
+@pytest.fixture(scope="module")
+def every_trial_frames(qapp, tmp_path_factory):
+    """The frames of EVERY_RUN taken after every trial."""
+    folder = tmp_path_factory.mktemp("every-trial")
+    assert export_here(*EVERY_RUN, "--out", folder).returncode == 0
+    return frames(folder)
+
+
 @pytest.mark.parametrize(
     ("every", "taken_after"),
     [
@@ -237,21 +229,21 @@ def _trial_numbers(rule_events, trials):
         ("epoch", lambda trial: trial.number % 4 == 0),  # OR has 4 points: an epoch is 4 trials
     ],
 )
-def test_every_mistake_or_epoch_takes_those_frames_of_the_whole_run(tmp_path, every, taken_after):
-    common = ("--dataset", "or", "--trials", 24, "--size", "240x180", "--quiet")
-    assert export(*common, "--out", tmp_path / "all").returncode == 0
-    result = export(*common, "--every", every, "--out", tmp_path / every)
+def test_every_mistake_or_epoch_takes_those_frames_of_the_whole_run(
+    tmp_path, every_trial_frames, every, taken_after
+):
+    result = export_here(*EVERY_RUN, "--every", every, "--out", tmp_path / every)
     assert result.returncode == 0, result.stderr
     after = _trial_numbers(taken_after, 24)
     assert len(after) == (9 if every == "mistake" else 6)  # OR: k = 9 by trial 24 (by hand)
-    every_trial, chosen = frames(tmp_path / "all"), frames(tmp_path / every)
+    every_trial, chosen = every_trial_frames, frames(tmp_path / every)
     assert len(every_trial) == 25 and len(chosen) == 1 + len(after)  # frame 0: the start
     for frame, trial in zip(chosen, [0, *after], strict=True):
         assert np.array_equal(pixels(frame), pixels(every_trial[trial])), (frame.name, trial)
 
 
 def test_every_epoch_until_converged_ends_with_the_converged_epoch(tmp_path):
-    result = export(
+    result = export_here(
         "--dataset", "or", "--until-converged", "--every", "epoch", "--out", tmp_path,
         "--size", "240x180",
     )  # fmt: skip
@@ -261,7 +253,7 @@ def test_every_epoch_until_converged_ends_with_the_converged_epoch(tmp_path):
 
 
 def test_until_converged_warns_when_the_cap_stops_it(tmp_path):
-    result = export(
+    result = export_here(
         "--dataset", "xor", "--until-converged", "--max-trials", 12, "--out", tmp_path,
         "--size", "200x150", "--quiet",
     )  # fmt: skip
@@ -274,7 +266,7 @@ def test_until_converged_warns_when_the_cap_stops_it(tmp_path):
 
 
 def test_the_gif_is_small_and_shows_the_frames(tmp_path):
-    result = export(
+    result = export_here(
         "--dataset", "separable", "--trials", 60, "--out", tmp_path / "f", "--size", "640x360",
         "--gif", tmp_path / "run.gif", "--quiet",
     )  # fmt: skip
@@ -296,7 +288,7 @@ def test_the_gif_is_small_and_shows_the_frames(tmp_path):
 
 
 def test_explain_paints_the_arithmetic_in_readable_lines_under_the_plot(tmp_path):
-    result = export(
+    result = export_here(
         "--dataset", "or", "--trials", 1, "--explain", "--out", tmp_path, "--quiet"
     )  # trial 1 on OR is a mistake with an update: three lines (trial, score, update)
     assert result.returncode == 0, result.stderr
@@ -319,8 +311,8 @@ def test_explain_paints_the_arithmetic_in_readable_lines_under_the_plot(tmp_path
 
 def test_legend_draws_the_plot_legend_in_the_plot(tmp_path):
     common = ("--dataset", "or", "--trials", 2, "--size", "640x360", "--quiet")
-    assert export(*common, "--out", tmp_path / "plain").returncode == 0
-    assert export(*common, "--legend", "--out", tmp_path / "legend").returncode == 0
+    assert export_here(*common, "--out", tmp_path / "plain").returncode == 0
+    assert export_here(*common, "--legend", "--out", tmp_path / "legend").returncode == 0
     for plain, legend in zip(frames(tmp_path / "plain"), frames(tmp_path / "legend"), strict=True):
         a, b = pixels(plain), pixels(legend)
         rule = np.flatnonzero((a == a[:, :1]).all(axis=(1, 2)) & (a[:, 0, 0] < 255))[0]
@@ -337,10 +329,10 @@ def test_tie_reaches_the_learner_of_the_export(tmp_path):
                      "--out", str(tmp_path / "f")])  # fmt: skip
     assert command.settings.tie == "negative"
     assert Simulation.from_settings(command.dataset, command.settings).tie == "negative"
-    result = export(
+    result = export_here(
         "--dataset", "or", "--trials", 3, "--tie", "positive", "--out", tmp_path / "g",
         "--size", "240x180", "--quiet",
     )  # fmt: skip
     assert result.returncode == 0 and len(frames(tmp_path / "g")) == 4
-    bad = export("--dataset", "or", "--trials", 3, "--tie", "zero", "--out", tmp_path / "h")
+    bad = export_here("--dataset", "or", "--trials", 3, "--tie", "zero", "--out", tmp_path / "h")
     assert bad.returncode == 2 and "--tie: invalid choice: 'zero'" in bad.stderr

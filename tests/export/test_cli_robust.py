@@ -1,21 +1,36 @@
 """The command line never crashes: one line and an exit status for every failure, a clean
-stop on SIGINT and SIGTERM (DESIGN.md, "Never crash")."""
+stop on SIGINT and SIGTERM (DESIGN.md, "Never crash").
+
+What only a process shows runs `python main.py` in a subprocess (exit statuses of main.py
+itself, no display, signals, a file-size limit); the rest runs `simulator.cli.main` in
+this process (tests/export/helpers.py: `export_here`).
+"""
 
 import os
 import resource
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from simulator.cli import parse
-from tests.export.helpers import NO_DISPLAY, ROOT, export, frames, hidden_files, interrupt_exports
+from tests.export.helpers import (
+    NO_DISPLAY,
+    ROOT,
+    STARTING,
+    export_here,
+    frames,
+    hidden_files,
+    interrupt_exports,
+    main_py,
+)
 
 PROG = "linear-classifier-lab export: error: "
+
+pytestmark = pytest.mark.usefixtures("qapp")  # exports in this process draw with its Qt
 
 
 def one_line(result, status, *parts):
@@ -43,17 +58,10 @@ def unwritable(tmp_path):
 
 
 def test_the_window_without_a_display_says_so_in_one_line():
-    started = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "main.py")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=NO_DISPLAY,
-    )
+    result, qt_loaded = main_py()
     line = one_line(result, 2, "no display", "xvfb-run -a python main.py")
     assert line.startswith("linear-classifier-lab: error: ")
-    assert time.perf_counter() - started < 30  # said before Qt loads, not after a timeout
+    assert not qt_loaded  # said before Qt loads, not after Qt gave up on the display
 
 
 def test_a_display_qt_cannot_open_is_one_line_too():
@@ -68,14 +76,19 @@ def test_a_data_file_with_three_coordinates_is_for_the_high_dimensional_view(tmp
     three = tmp_path / "three.csv"
     three.write_text("x1,x2,x3,label\n0,0,0,1\n1,1,1,-1\n")
     assert parse(["--dataset", str(three)]).dataset.dimension == 3  # the window takes it
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "--dataset", str(three)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=NO_DISPLAY,
-    )
+    result, qt_loaded = main_py("--dataset", three)
     one_line(result, 2, "no display")  # only the display is missing
+    assert not qt_loaded
+
+
+def test_main_py_refuses_a_bad_export_with_status_2_before_loading_qt(tmp_path):
+    """The other refusals are checked in this process (`export_here`): here main.py's own
+    exit status, and that Qt has not been loaded to say it."""
+    result, qt_loaded = main_py(
+        "export", "--dataset", "or", "--trials", 3, "--fps", "nan", "--out", tmp_path / "out"
+    )
+    one_line(result, 2, PROG + "argument --fps: must be 0.1 … 120, not nan")
+    assert not qt_loaded and not (tmp_path / "out").exists()
 
 
 # -- ranges and places, checked before anything is rendered -----------------------------------
@@ -96,7 +109,7 @@ def test_a_data_file_with_three_coordinates_is_for_the_high_dimensional_view(tmp
 def test_out_of_range_exits_2_before_rendering(tmp_path, args, message):
     if "--trials" not in args and "--until-converged" not in args:
         args = [*args, "--trials", "3"]
-    result = export("--dataset", "or", "--out", tmp_path / "out", *args, cwd=tmp_path)
+    result = export_here("--dataset", "or", "--out", tmp_path / "out", *args, cwd=tmp_path)
     one_line(result, 2, message)
     assert not (tmp_path / "out").exists()
     assert not list(tmp_path.glob("*.gif")) and not list(tmp_path.glob("*.mp4"))
@@ -105,7 +118,7 @@ def test_out_of_range_exits_2_before_rendering(tmp_path, args, message):
 @pytest.mark.parametrize("kind", ["gif", "mp4"])
 def test_an_animation_named_like_a_folder_exits_1_before_rendering(tmp_path, kind):
     (tmp_path / f"taken.{kind}").mkdir()
-    result = export(
+    result = export_here(
         "--dataset", "or", "--trials", 3, "--out", tmp_path / "out",
         f"--{kind}", tmp_path / f"taken.{kind}",
     )  # fmt: skip
@@ -114,7 +127,7 @@ def test_an_animation_named_like_a_folder_exits_1_before_rendering(tmp_path, kin
 
 
 def test_an_animation_in_an_unwritable_folder_exits_1_before_rendering(tmp_path, unwritable):
-    result = export(
+    result = export_here(
         "--dataset", "or", "--trials", 3, "--out", tmp_path / "out", "--gif", unwritable / "a.gif"
     )
     one_line(result, 1, f"--gif {unwritable / 'a.gif'}: the folder {unwritable} is not writable")
@@ -122,7 +135,7 @@ def test_an_animation_in_an_unwritable_folder_exits_1_before_rendering(tmp_path,
 
 
 def test_an_unwritable_out_folder_exits_1(tmp_path, unwritable):
-    result = export("--dataset", "or", "--trials", 3, "--out", unwritable / "frames")
+    result = export_here("--dataset", "or", "--trials", 3, "--out", unwritable / "frames")
     one_line(result, 1, f"--out {unwritable / 'frames'}: ")
 
 
@@ -178,10 +191,14 @@ def test_a_full_disk_exits_1_with_one_line_and_leaves_no_temporary_file(
 
 
 def test_sigint_and_sigterm_stop_an_export_cleanly(tmp_path):
-    """A handful of runs here; tests/benchmarks/test_export_benchmarks.py runs forty."""
-    problems, interrupted = interrupt_exports(tmp_path, runs=4, seed=9)
+    """SIGINT while Qt loads, SIGTERM once frame 17 is written (while frames, the GIF and
+    the MP4 are being written); tests/benchmarks/test_export_benchmarks.py runs forty at
+    random moments."""
+    plans = [(signal.SIGINT, STARTING), (signal.SIGTERM, 17)]
+    problems, interrupted = interrupt_exports(tmp_path, plans, parallel=2)
     assert problems == []
-    assert interrupted >= 1  # at least one signal came while the export ran
+    assert interrupted == 2  # neither had finished: 43 frames, the GIF and the MP4 were left
+    assert len(frames(tmp_path / "run1" / "f")) >= 18  # what was written stays
 
 
 @pytest.mark.parametrize(

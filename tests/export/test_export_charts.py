@@ -1,7 +1,9 @@
 """`export --charts`: the window's charts beside the plot in every frame, drawn by the same
-chart classes (pixel for pixel), and the same pictures whichever frames are taken."""
+chart classes (pixel for pixel), and the same pictures whichever frames are taken. The
+command line runs in this process (`export_here`: `simulator.cli.main`)."""
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
 
@@ -10,7 +12,7 @@ from simulator.export.render import CHARTS_SHARE, FrameRenderer
 from simulator.ui import style
 from simulator.ui.charts import ChartPanel
 from simulator.ui.frame import build_frame
-from tests.export.helpers import export, frames, pixels
+from tests.export.helpers import export_here, frames, pixels
 
 SIZE = (640, 360)
 
@@ -52,33 +54,38 @@ def test_the_renderer_draws_the_windows_charts_pixel_for_pixel(qapp):
     assert np.count_nonzero(np.any(rendered[box] != 255, axis=2)) > 5000  # something drawn
 
 
-def test_export_charts_from_the_command_line(tmp_path):
-    result = export(
-        "--dataset", "separable", "--trials", 12, "--charts", "--out", tmp_path,
-        "--size", "640x360", "--quiet",
-    )  # fmt: skip
+CHARTS_RUN = ("--dataset", "separable", "--trials", 30, "--charts", "--size", "640x360")
+
+
+@pytest.fixture(scope="module")
+def charts_every_trial(qapp, tmp_path_factory):
+    """`export --charts` of CHARTS_RUN, a frame after every trial."""
+    folder = tmp_path_factory.mktemp("charts")
+    result = export_here(*CHARTS_RUN, "--out", folder, "--quiet")
     assert result.returncode == 0, result.stderr
-    paths = frames(tmp_path)
-    assert len(paths) == 13
+    return frames(folder)
+
+
+def test_export_charts_from_the_command_line(charts_every_trial):
+    paths = charts_every_trial
+    assert len(paths) == 31
     left = round((1 - CHARTS_SHARE) * SIZE[0])
     charts = pixels(paths[-1])[80:, left + 8 :]
     assert np.count_nonzero(np.any(charts != 255, axis=2)) > 5000  # the charts are drawn
 
 
-def test_every_mistake_draws_the_same_charts_as_every_trial(tmp_path):
+def test_every_mistake_draws_the_same_charts_as_every_trial(charts_every_trial, tmp_path):
     """The charts draw what is new since the frame before, whatever was skipped."""
-    common = ("--dataset", "separable", "--trials", 30, "--charts", "--size", "640x360")
-    every_trial = export(*common, "--out", tmp_path / "trial", "--quiet")
-    every_mistake = export(*common, "--every", "mistake", "--out", tmp_path / "mistake")
-    assert every_trial.returncode == every_mistake.returncode == 0, every_mistake.stderr
+    every_mistake = export_here(*CHARTS_RUN, "--every", "mistake", "--out", tmp_path)
+    assert every_mistake.returncode == 0, every_mistake.stderr
     sim = Simulation(load_preset("separable"))
     sim.run(30, until_converged=False)
     last_mistake = int(sim.mistake_trials()[-1])
-    taken = frames(tmp_path / "mistake")
+    taken = frames(tmp_path)
     assert len(taken) == 1 + len(sim.mistake_trials())
     left = round((1 - CHARTS_SHARE) * SIZE[0])
     header = 60  # the header shows the trial, which differs; compare below it
-    a = pixels(frames(tmp_path / "trial")[last_mistake])[header:, left:]
+    a = pixels(charts_every_trial[last_mistake])[header:, left:]
     b = pixels(taken[-1])[header:, left:]
     assert np.array_equal(a, b)
 
@@ -97,6 +104,6 @@ def test_without_charts_the_plot_has_the_whole_width(qapp):
         with_charts.close()
 
 
-def test_help_names_the_option(tmp_path):
-    result = export("--help")
+def test_help_names_the_option():
+    result = export_here("--help")
     assert result.returncode == 0 and "--charts" in result.stdout

@@ -4,6 +4,7 @@ dialog, keeps the points and writes a crash report."""
 import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QSlider
 
 from simulator.engine import Dataset, load_preset
 from simulator.engine.session import load_session
@@ -130,3 +131,79 @@ def test_an_error_in_the_run_pauses_with_one_dialog(qtbot, window, dialogs, last
     c.step()
     assert [d[0] for d in dialogs.shown] == ["critical"]
     assert c.simulation.trials == 1 and len(c.dataset) == 2
+
+
+def test_a_reset_that_fails_keeps_the_run(qtbot, window, monkeypatch):
+    c = window.controller
+    c.set_dataset(load_preset("or"))
+    for _ in range(3):
+        c.step()
+    weights = c.simulation.weights.copy()
+
+    def broken(*args, **kwargs):
+        raise MemoryError("no room for a new run")
+
+    monkeypatch.setattr(controller_module.Simulation, "from_settings", broken)
+    with qtbot.capture_exceptions() as raised, qtbot.waitSignal(c.problem) as told:
+        window.reset_action.trigger()  # as Ctrl+R: called by Qt
+    assert [type(e[1]) for e in raised] == [MemoryError]  # reported once, not raised
+    assert told.args[0].startswith("Reset failed; the run stays as it was: MemoryError")
+    assert c.simulation.trials == 3 and np.array_equal(c.simulation.weights, weights)
+    assert window.theory.trial.text() == "3"
+
+
+def test_a_seek_that_fails_leaves_the_learner_where_it_was(qtbot, window, monkeypatch):
+    c = window.controller
+    c.set_dataset(load_preset("or"))
+    for _ in range(5):
+        c.step()
+
+    def broken(self, t):
+        raise IndexError("history damaged")
+
+    monkeypatch.setattr(controller_module.Simulation, "seek", broken)
+    slider = window.findChild(QSlider, "timelineSlider")
+    with qtbot.capture_exceptions() as raised, qtbot.waitSignal(c.problem) as told:
+        c.seek(2)  # what the slider and the ledger ask for
+    assert [type(e[1]) for e in raised] == [IndexError]
+    assert "Cannot go to trial 2" in told.args[0]
+    assert c.simulation.trials == 5 and window.theory.trial.text() == "5"
+    assert slider.value() == 5  # the timeline shows the trial the learner is at
+
+
+def test_an_autosave_that_cannot_be_removed_does_not_stop_closing(
+    qtbot, window, monkeypatch, data_folder
+):
+    window.controller.set_dataset(load_preset("or"))
+    with qtbot.waitSignal(window.autosaver.written, timeout=10_000):
+        window.autosaver.timer.timeout.emit()
+
+    def refused(self, missing_ok=False):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(type(data_folder), "unlink", refused)
+    window.controller.undo_stack.setClean()
+    with qtbot.capture_exceptions() as raised:
+        assert window.close()  # closeEvent removes the autosave: it cannot, and says so
+    assert raised == [] and not window.isVisible()
+    assert (data_folder / AUTOSAVE_NAME).exists()  # the next start offers it
+
+
+def test_an_unreadable_autosave_that_cannot_be_moved_aside_is_reported(
+    qtbot, dialogs, data_folder, monkeypatch
+):
+    from simulator.ui import MainWindow
+
+    leftover = data_folder / AUTOSAVE_NAME
+    leftover.write_text("{half a file")
+    window = MainWindow()
+    qtbot.addWidget(window)
+
+    def refused(self, target):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(type(leftover), "replace", refused)
+    with qtbot.capture_exceptions() as raised:
+        QTimer.singleShot(0, window.recover)  # as `--recover` runs it, from a timer
+        qtbot.waitUntil(lambda: "stays where it is" in window.statusBar().currentMessage())
+    assert raised == [] and leftover.read_text() == "{half a file"

@@ -366,6 +366,51 @@ def test_a_slow_open_finishes_with_the_new_points(qtbot, tmp_path, window, monke
     assert _progress_dialog(window) is None or not _progress_dialog(window).isVisible()
 
 
+def test_input_during_a_slow_open_does_nothing(qtbot, tmp_path, window, monkeypatch):
+    """Before the progress dialog is up (SHOW_AFTER_MS), the window takes no input: a
+    second Open, a Step, a click on the plot and closing are dropped, not run mid-open."""
+    import threading
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QFileDialog
+
+    from simulator.ui import main_window
+
+    gate = threading.Event()
+    real = main_window.load_dataset
+    loads, asked = [], []
+
+    def slow_load(path):
+        loads.append(path)
+        gate.wait(30)
+        return real(path)
+
+    monkeypatch.setattr(main_window, "load_dataset", slow_load)
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("x1,x2,label\n0,1,1\n2,3,0\n")
+    second.write_text("x1,x2,label\n5,5,1\n")
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(1) or (str(second), "")
+    )
+    closed = []
+
+    def meanwhile():  # inside the first Open's wait, before the dialog shows
+        qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClick(window, Qt.Key.Key_Space)
+        click(qtbot, window.plot, 0.5, 0.5)
+        closed.append(window.close())
+        gate.set()
+
+    QTimer.singleShot(0, meanwhile)
+    assert window.open_file(first)
+    assert loads == [first] and asked == [] and closed == [False]
+    c = window.controller
+    assert c.dataset.labels.tolist() == [1, -1] and c.simulation.trials == 0
+    assert window.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_Space)  # afterwards, input works again
+    assert c.simulation.trials == 1
+
+
 def test_a_cancelled_save_leaves_the_old_file(qtbot, tmp_path, window, monkeypatch):
     import threading
 
@@ -412,3 +457,26 @@ def test_view_pos_round_trip(window):
     pos = view_pos(window.plot, 1.25, -0.5)
     back = vb.mapSceneToView(window.plot.mapToScene(pos))
     assert back.x() == pytest.approx(1.25, abs=0.02) and back.y() == pytest.approx(-0.5, abs=0.02)
+
+
+def test_one_point_menu_serves_every_right_click(qtbot, window):
+    from PySide6.QtWidgets import QMenu
+
+    window.controller.set_dataset(Dataset([[0.0, 0.0], [1.0, 1.0]], [1, -1]))
+    menus = {id(window.plot.point_menu(i)) for i in (0, 1, 0, 1)}
+    assert len(menus) == 1 and len(window.plot.findChildren(QMenu)) == 1
+    actions = {a.text(): a for a in window.plot.point_menu(1).actions()}
+    actions["Flip label"].trigger()  # acts on the point it was opened for
+    assert window.controller.dataset.labels.tolist() == [1, 1]
+
+
+def test_delete_and_flip_are_enabled_only_while_a_point_is_selected(qtbot, window):
+    window.controller.set_dataset(Dataset([[0.0, 0.0], [1.0, 1.0]], [1, -1]))
+    window.plot.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
+    assert not window.delete_action.isEnabled() and not window.flip_action.isEnabled()
+    click(qtbot, window.plot, 1.0, 1.0)
+    assert window.plot.selected == 1
+    assert window.delete_action.isEnabled() and window.flip_action.isEnabled()
+    window.delete_action.trigger()
+    assert len(window.controller.dataset) == 1
+    assert not window.delete_action.isEnabled() and not window.flip_action.isEnabled()

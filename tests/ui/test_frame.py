@@ -1,5 +1,7 @@
 """Frames and the trial explanation (Qt-free: simulator.ui.frame imports no Qt)."""
 
+import numpy as np
+
 from simulator.engine import Dataset, Simulation, load_preset
 from simulator.ui.frame import build_frame, explain_trial
 
@@ -61,3 +63,32 @@ def test_the_status_says_when_w_cycles():
         "Cycling: w at the start of an epoch repeats every epoch (seen at trial 4), "
         "so it will never converge."
     )
+
+
+def test_the_frame_carries_the_least_squares_line_of_a_least_squares_rule():
+    from simulator.engine import FeatureMap
+
+    ds = load_preset("separable")
+    frame = build_frame(Simulation(ds, "adaline", preprocessing="standardize"))
+    assert frame.least_squares is not None and frame.rule.least_squares
+    w_ls = np.array(frame.least_squares.least_squares)
+    expected = FeatureMap(ds, bias=True, preprocessing="standardize").input_line(w_ls)
+    assert frame.least_squares_line == expected
+    perceptron = build_frame(Simulation(ds))
+    assert perceptron.least_squares is None and perceptron.least_squares_line is None
+
+
+def test_the_status_names_the_first_conflict_without_listing_them_all(monkeypatch):
+
+    points = [[0.0, 0.0]] * 6 + [[1.0, 1.0]] * 4
+    labels = [1, -1, 1, -1, -1, 1, 1, -1, 1, -1]
+    ds = Dataset(points, labels)
+    assert ds.first_conflict() == ds.conflicting_pairs()[0] == (0, 1)
+    assert Dataset([[0.0, 0.0], [1.0, 1.0]], [1, -1]).first_conflict() is None
+
+    def listed(self):
+        raise AssertionError("the frame asked for every conflicting pair")
+
+    monkeypatch.setattr(Dataset, "conflicting_pairs", listed)
+    frame = build_frame(Simulation(Dataset(points, labels)))
+    assert "points 1 and 2 sit at the same place" in frame.status

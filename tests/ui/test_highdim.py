@@ -157,3 +157,49 @@ def test_a_high_dimensional_session_saves_and_reopens_at_its_trial(qtbot, window
     assert window.views.currentWidget() is window.high_dim
     assert c.dataset == stream and c.simulation.trials == 9
     assert np.array_equal(c.simulation.weights, weights)  # replayed bit for bit
+
+
+def test_the_timeline_goes_with_the_high_dimensional_view(qtbot, window):
+    from PySide6.QtWidgets import QSlider
+
+    window.controller.set_dataset(disjunction_stream(12, 2, 30, seed=1))
+    slider = window.findChild(QSlider, "timelineSlider")
+    assert window.high_dim.isAncestorOf(slider) and slider.isVisible()
+    for _ in range(5):
+        window.controller.step()
+    assert slider.maximum() == 5 and slider.value() == 5
+    slider.setValue(2)  # the timeline seeks here as under the plane
+    qtbot.waitUntil(lambda: window.controller.simulation.trials == 2)
+    x, _ = window.high_dim.k_curve.getData()
+    assert x[-1] == 2
+    window.load_preset("or")
+    assert window.plot.parentWidget().isAncestorOf(slider) and slider.isVisible()
+
+
+def test_presentation_mode_enlarges_the_high_dimensional_view(qtbot, window):
+    from PySide6.QtGui import QFontInfo
+
+    from simulator.ui import style
+
+    window.controller.set_dataset(disjunction_stream(12, 2, 30, seed=1))
+    window.controller.step()
+    view = window.high_dim
+    assert QFontInfo(view.explanation.font()).pixelSize() < style.PRESENTATION_LABEL_PX
+    window.presentation_action.setChecked(True)
+    assert QFontInfo(view.explanation.font()).pixelSize() >= style.PRESENTATION_LABEL_PX
+    for chart in (view.bars, view.mistakes_chart):
+        for side in ("left", "bottom"):
+            tick = chart.getPlotItem().getAxis(side).style["tickFont"]
+            assert tick is not None and QFontInfo(tick).pixelSize() >= 18
+    axis = view.bars.getPlotItem().getAxis("left")
+    assert axis.labelStyle.get("font-size") == f"{style.PRESENTATION_AXIS_LABEL_PX}px"
+    window.presentation_action.setChecked(False)
+    assert QFontInfo(view.explanation.font()).pixelSize() < style.PRESENTATION_LABEL_PX
+
+
+def test_least_squares_of_many_features_is_abbreviated_like_w(window):
+    window.controller.set_settings(Settings(algorithm="adaline"))
+    window.controller.set_dataset(disjunction_stream(40, 2, 60, seed=1))
+    text = window.theory.least_squares.text()
+    assert text.startswith("Least squares: w_LS = (") and "… (41 in all)" in text
+    assert len(text) < 300

@@ -143,3 +143,28 @@ def test_the_charts_paint_engine_records(qtbot):
     assert sorted(set(np.round(2**y, 9))) == sorted(set(winnow.trace.relevant[0]))
     weights.show_result(None)
     assert weights.relevant_curves == []
+
+
+def test_the_lab_follows_presentation_mode(qtbot, window, lab):
+    from PySide6.QtGui import QFontInfo
+
+    from simulator.ui import style
+
+    def text_px():
+        return min(QFontInfo(w.font()).pixelSize() for w in (lab.summary, lab.status))
+
+    def tick_px(chart):
+        return QFontInfo(chart.getPlotItem().getAxis("bottom").style["tickFont"]).pixelSize()
+
+    charts = (lab.scaling, lab.cumulative, lab.weights)
+    assert text_px() < style.PRESENTATION_LABEL_PX and all(tick_px(c) < 18 for c in charts)
+    window.presentation_action.setChecked(True)  # the main window's F5 reaches the lab
+    assert lab.presentation
+    assert text_px() >= style.PRESENTATION_LABEL_PX and all(tick_px(c) >= 18 for c in charts)
+    assert lab.screen().availableGeometry().contains(lab.frameGeometry().topLeft())
+    window.presentation_action.setChecked(False)
+    assert text_px() < style.PRESENTATION_LABEL_PX and tick_px(lab.scaling) < 18
+    lab.close()
+    window.presentation_action.setChecked(True)
+    window.lab_action.trigger()  # opened in presentation mode: already large
+    assert lab.presentation and text_px() >= style.PRESENTATION_LABEL_PX

@@ -4,8 +4,21 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractSpinBox
 
-from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
+from simulator.engine import (
+    ALGORITHMS,
+    TIES,
+    Dataset,
+    Settings,
+    Simulation,
+    load_preset,
+    margin_report,
+)
 from tests.helpers.views import plot_views
 
 
@@ -72,12 +85,17 @@ def test_duplicate_points_with_opposite_labels_are_named(window):
     assert "points 2 and 3 sit at the same place" in window.theory.status.text()  # from 1
 
 
-def test_bound_label_says_whose_bound_it_is(window):
+def test_bound_row_is_the_datas_and_the_gauge_names_the_rules_own_bound(window):
     window.controller.set_dataset(load_preset("or"))
     assert window.theory.bound_label.text() == "Bound R²/γ*²"
+    assert "R²/γ*², the mistake bound of Perceptron" in window.theory.gauge.toolTip()
     window.controller.update_settings(algorithm="balanced-winnow")
-    assert window.theory.bound_label.text() == "Perceptron's bound"
+    assert window.theory.bound_label.text() == "Bound R²/γ*²"  # a number of the data
     assert float(window.theory.bound.text()) == pytest.approx(27.0)
+    assert window.theory.gauge_note.text() == "No mistake bound applies to Balanced Winnow here."
+    window.controller.set_dataset(load_preset("disjunction"))  # boolean, an OR: Winnow's own
+    window.controller.update_settings(algorithm="winnow")
+    assert "2 + 3r(1 + log₂ n), the mistake bound of Winnow" in window.theory.gauge.toolTip()
 
 
 def test_mistake_gauge_shows_k_against_the_bound(window):
@@ -151,7 +169,10 @@ def test_the_rate_spin_shows_the_rate_the_rule_uses(qtbot):
         window.show()
         assert window.controller.frame.rule.learning_rate == pytest.approx(0.0375)
         assert window.controls.rate.value() == pytest.approx(0.0375)
-        assert window.controls.rate.text() == "0.0375"
+        # Exactly the η in use, 0.0125·3 rounded as floats round: not 0.0375 (whose Enter
+        # would apply another η).
+        assert float(window.controls.rate.text()) == window.controller.frame.rule.learning_rate
+        assert window.controls.rate.text() == "0.037500000000000006"
         assert window.controller.settings.learning_rate is None  # showing it set nothing
         window.controls.rate.setValue(0.5)
         assert window.controller.settings.learning_rate == 0.5
@@ -169,8 +190,8 @@ def test_adaline_shows_least_squares_and_stable_rates(window):
     window.controller.set_dataset(load_preset("separable"))
     window.controller.update_settings(algorithm="adaline")
     report = window.controller.simulation.adaline_report()
-    text = window.theory.adaline.text()
-    assert window.theory.adaline.isVisible()
+    text = window.theory.least_squares.text()
+    assert window.theory.least_squares.isVisible() and text.startswith("Least squares: w_LS")
     assert f"{report.online_rate_limit:.4g}" in text and f"{report.batch_rate_limit:.4g}" in text
 
 
@@ -221,3 +242,126 @@ def test_recolouring_builds_no_per_point_python_objects(sizes):
     # Five times the points, the same Python work (give or take a branch, such as whether
     # the last trial left a ghost arrow); per-point work would add thousands of calls.
     assert abs(large - small) <= 30, (small, large)
+
+
+def _allowed(parameter):
+    """Any value `parameter` accepts, or None (the rule's own) where Settings allows it."""
+    numbers = st.floats(
+        min_value=parameter.minimum,
+        max_value=parameter.maximum,
+        exclude_min=parameter.exclusive_minimum,
+        allow_nan=False,
+        allow_infinity=False,
+    )
+    return st.none() | numbers if getattr(Settings(), parameter.name) is None else numbers
+
+
+_NUMERIC_RULES = [
+    name for name, rule in ALGORITHMS.items() if any(not p.choices for p in rule.parameters)
+]
+
+
+@hypothesis_settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_every_number_box_shows_exactly_the_value_the_run_uses(qtbot, window, data):
+    """For any value a rule's Parameter accepts, the box shows the number `frame.rule` uses
+    (no clamping, no rounding), and Enter on it applies that very number: nothing changes."""
+    c = window.controller
+    if not len(c.dataset):
+        c.set_dataset(load_preset("or"))
+    name = data.draw(st.sampled_from(_NUMERIC_RULES), label="rule")
+    numeric = [p for p in ALGORITHMS[name].parameters if not p.choices]
+    values = {p.name: data.draw(_allowed(p), label=p.name) for p in numeric}
+    assert c.set_settings(Settings(algorithm=name, **values))
+    frame = c.frame
+    for parameter in numeric:
+        box = window.controls.boxes[parameter.name]
+        used = frame.rule.value(parameter.name)
+        assert box.isVisibleTo(window)
+        assert box.value() == used and float(box.text()) == used
+        assert (box.parameter.minimum, box.parameter.maximum) == (
+            parameter.minimum,
+            parameter.maximum,
+        )
+    before = c.settings
+    for parameter in numeric:
+        box = window.controls.boxes[parameter.name]
+        box.setFocus()
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert c.settings == before and not c.running and c.simulation is not None
+
+
+def test_the_finding_case_winnow_with_a_large_alpha_and_a_tiny_theta(window):
+    window.controller.set_dataset(load_preset("or"))
+    window.controller.set_settings(Settings(algorithm="winnow", promotion=200, threshold=0.0004))
+    controls = window.controls
+    assert (controls.promotion.text(), controls.threshold.text()) == ("200", "0.0004")
+    assert "α > 1 and α ≤ 1e+06" in controls.promotion.toolTip()  # the Parameter's own range
+
+
+def test_enter_in_a_number_box_applies_it_and_does_not_run(qtbot, window):
+    c = window.controller
+    c.set_dataset(load_preset("or"))
+    box = window.controls.rate
+    box.setFocus()
+    box.lineEdit().setText("0.25")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert c.settings.learning_rate == 0.25 and c.simulation.trials == 0 and not c.running
+    box.lineEdit().setText("-1")  # refused: back to the value in use
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert c.settings.learning_rate == 0.25 and box.text() == "0.25"
+    box.lineEdit().setText("")  # empty: the rule's own
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert c.settings.learning_rate is None and box.value() == 1.0
+    c.update_settings(algorithm="adaline")  # Adaline derives η from the data
+    assert window.controls.parameter_labels["learning_rate"].text() == "η (auto)"
+    assert box.value() == c.frame.rule.learning_rate
+
+
+def test_the_arrows_step_within_the_parameters_range(qtbot, window):
+    c = window.controller
+    c.set_settings(Settings(algorithm="winnow", promotion=1.1))
+    box = window.controls.promotion
+    box.stepBy(1)
+    assert c.settings.promotion == 1.2
+    box.stepBy(-2)  # 1.0 is not allowed (α > 1): nothing happens
+    assert c.settings.promotion == 1.2
+    box.stepBy(-1)
+    assert c.settings.promotion == 1.1 and box.text() == "1.1"
+    assert not box.stepEnabled() & QAbstractSpinBox.StepEnabledFlag.StepDownEnabled
+    assert box.stepEnabled() & QAbstractSpinBox.StepEnabledFlag.StepUpEnabled
+
+
+def test_the_tie_control_names_the_rules_default_and_sets_the_tie(window):
+    c, combo = window.controller, window.controls.tie
+    assert combo.objectName() == "tieCombo"
+    assert [combo.itemData(i) for i in range(combo.count())] == [None, *TIES]
+    assert combo.itemText(0) == "rule's default (mistake)"
+    for tie, words in (
+        ("mistake", "a mistake whatever y"),
+        ("positive", "s ≥ 0"),
+        ("negative", "s > 0"),
+    ):
+        assert words in combo.itemText(combo.findData(tie))
+    c.set_dataset(Dataset([[1.0, 1.0]], [1]))  # from w = 0 the first score is 0: a tie
+    c.step()
+    assert c.frame.snapshot.last_trial.mistake  # the perceptron's own: a tie is a mistake
+    combo.setCurrentIndex(combo.findData("positive"))
+    assert c.settings.tie == "positive" and c.simulation.trials == 0
+    c.step()
+    assert not c.frame.snapshot.last_trial.mistake  # + iff s ≥ 0: predicts +1, right
+    combo.setCurrentIndex(combo.findData("negative"))
+    c.step()
+    assert c.frame.snapshot.last_trial.mistake and c.frame.snapshot.last_trial.prediction == -1
+    window.controls.algorithm.setCurrentIndex(window.controls.algorithm.findData("winnow"))
+    assert c.settings.tie is None and combo.currentIndex() == 0  # a new rule: its own tie
+    assert combo.itemText(0) == "rule's default (positive)"
+
+
+def test_the_start_w0_names_the_rules_own_default(window):
+    initial = window.controls.initial
+    assert initial.itemText(initial.findData("default")) == "rule's default (0)"
+    window.controller.update_settings(algorithm="winnow")
+    assert initial.itemText(initial.findData("default")) == "rule's default (1)"

@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
 from simulator.engine import Dataset, FeatureMap, Settings, Simulation, load_preset
 from simulator.ui import style
 from simulator.ui.frame import build_frame
-from simulator.ui.plot_geometry import ARROW_FRACTION, Box, line_in_sight, snap
+from simulator.ui.plot_geometry import ARROW_FRACTION, MARGIN, Box, line_in_sight, snap
 from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer
 from tests.helpers.views import plot_views
 from tests.ui.conftest import click, view_pos
@@ -318,7 +318,7 @@ def test_least_squares_line_is_adalines_w_ls(window):
     assert window.plot.drawn_line("least_squares") is None
     window.least_squares_action.setChecked(True)
     frame = window.controller.frame
-    w_ls = np.array(frame.adaline.least_squares)
+    w_ls = np.array(frame.least_squares.least_squares)
     expected = FeatureMap(ds, bias=True, preprocessing="standardize").input_line(w_ls)
     assert on_line(expected, window.plot.drawn_line("least_squares"))
     assert "least squares w_LS" in window.plot.legend_texts()
@@ -353,4 +353,56 @@ def test_presentation_thickens_lines_and_glyphs_and_enlarges_ticks(qtbot):
 def test_boxes():
     box = Box(0, 2, 0, 1)
     assert box.grown(0.5) == Box(-1, 3, -0.5, 1.5)
+    assert box.grown(-0.25) == Box(0.5, 1.5, 0.25, 0.75)  # inward: a margin inside
+    assert box.grown(-0.25, minimum=0.5) == Box(0.5, 1.5, 0.25, 0.75)  # minimum: outward only
     assert box.contains(np.array([[1, 0.5], [2, 1]])) and not box.contains(np.array([3, 0]))
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1536, 864)])
+@pytest.mark.parametrize("presentation", [False, True])
+def test_the_w_label_stays_inside_the_view(qtbot, window, size, presentation):
+    """On iris at trial 60, w points left towards the view's left edge: the arrow keeps
+    the margin from the edge, and the label "w" stays inside the view (past the edge, it
+    was cut off)."""
+    window.resize(*size)
+    window.presentation_action.setChecked(presentation)
+    window.load_preset("iris")
+    c = window.controller
+    c.simulation.run(59)
+    c.step()
+    qtbot.waitUntil(lambda: window.plot.arrow() is not None)
+    start, end = window.plot.arrow()
+    view = window.plot.view_box()
+    assert end[0] < start[0]  # w points left, towards the edge
+    assert end[0] >= view.x0 + 0.9 * MARGIN * view.width  # not at the very edge
+    label = window.plot.arrow_label()
+    assert label is not None and label.width() > 0
+    inside = (view.x0, view.y0, view.x1, view.y1)
+    assert inside[0] <= label.left() and label.right() <= inside[2]
+    assert inside[1] <= label.top() and label.bottom() <= inside[3]
+
+
+@pytest.mark.parametrize(
+    "tip", [(0.0, 5.0), (10.0, 5.0), (5.0, 10.0), (5.0, 0.0), (0.0, 10.0), (10.0, 0.0)]
+)
+def test_an_arrow_label_at_the_views_edge_moves_inside(qtbot, tip):
+    import pyqtgraph as pg
+    from PySide6.QtWidgets import QApplication
+
+    from simulator.ui.arrow_item import VectorItem
+
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    widget.resize(400, 300)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)
+    item = VectorItem(QColor("#CC79A7"), "w")
+    item.set_style(width=4, head=20, font_px=28)
+    widget.addItem(item)
+    item.set_vector(np.array([5.0, 5.0]), np.array(tip))  # the tip on the edge
+    QApplication.processEvents()  # the view applies its range and size
+    label = item.label_rect()
+    view = widget.getPlotItem().vb.viewRect()
+    assert label is not None and label.width() > 0
+    assert view.contains(label), (label, view)

@@ -72,6 +72,21 @@ def test_a_session_written_by_the_engine_opens_in_the_window(tmp_path, window):
     assert len(c.dataset) == 0
 
 
+def test_an_opened_session_shows_the_values_its_rule_derives(tmp_path, window):
+    """Settings come after the frame when a session opens: the boxes still show the η and
+    θ the rule derives (Adaline's from the data, Winnow's θ = n), not an empty box."""
+    path = tmp_path / "derived.lab.json"
+    save_session(path, load_preset("noisy"), Settings(algorithm="adaline"), 3)
+    assert window.open_session(path)
+    rule = window.controller.frame.rule
+    assert window.controls.rate.value() == rule.learning_rate
+    assert window.controls.rate.text() == repr(rule.learning_rate)
+    save_session(path, load_preset("or"), Settings(algorithm="winnow"), 2)
+    window.controller.undo_stack.setClean()
+    assert window.open_session(path)
+    assert window.controls.threshold.text() == "3"
+
+
 def test_save_after_opening_a_session_writes_the_session(tmp_path, window):
     path = tmp_path / "s.lab.json"
     save_session(path, load_preset("and"), Settings(), 0)

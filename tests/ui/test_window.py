@@ -181,3 +181,17 @@ def test_the_names_design_md_promises(window):
         "running_changed",
     ):
         assert hasattr(controller, attribute), attribute
+
+
+def test_each_export_dialog_is_freed_when_it_closes(qtbot, window):
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from simulator.export.dialog import ExportDialog
+
+    window.controller.set_dataset(load_preset("or"))
+    for _ in range(3):
+        window.export_action.trigger()
+        (dialog,) = window.findChildren(ExportDialog)
+        dialog.reject()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert window.findChildren(ExportDialog) == []
