@@ -11,6 +11,7 @@ The command line exits 2 for the first and 1 for the second.
 
 from __future__ import annotations
 
+import argparse
 import errno
 import tempfile
 from pathlib import Path
@@ -25,6 +26,7 @@ __all__ = [
     "check_file_target",
     "mp4_available",
     "mp4_size_problem",
+    "path_argument",
     "plane_problem",
     "prepare_folder",
 ]
@@ -93,6 +95,14 @@ def prepare_folder(folder: Path) -> None:
         kind = ValueError if exc.errno == errno.ENOTDIR else CannotWrite
         raise kind(f"cannot create the folder ({_reason(exc)})") from None
     _probe(folder)
+
+
+def path_argument(text: str) -> Path:
+    """A command-line path; an empty one is refused (Path("") is ".", the current folder:
+    `--out ''` would write frames there, or call the folder a file)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; name a file or folder")
+    return Path(text)
 
 
 def check_file_target(target: Path, suffix: str | None = None) -> None:

@@ -25,7 +25,7 @@ import numpy as np
 from simulator.engine import Dataset
 from simulator.engine.files import write_atomically
 from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
-from simulator.export.checks import check_file_target, prepare_folder
+from simulator.export.checks import check_file_target, path_argument, prepare_folder
 from simulator.export.interrupt import StopFlag, exit_status
 
 __all__ = [
@@ -105,12 +105,18 @@ def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
         "hundred variables)",
     )
     lab.add_argument(
-        "--out", required=True, type=Path, metavar="CSV", help="results: n,rule,mistakes,bound"
+        "--out",
+        required=True,
+        type=path_argument,
+        metavar="CSV",
+        help="results: n,rule,mistakes,bound",
     )
-    lab.add_argument("--plot", type=Path, metavar="PNG", help="also draw mistakes against n")
+    lab.add_argument(
+        "--plot", type=path_argument, metavar="PNG", help="also draw mistakes against n"
+    )
     lab.add_argument(
         "--save-data",
-        type=Path,
+        type=path_argument,
         metavar="DIR",
         help="also write each stream as DIR/disjunction_n{n}.csv (x1…xn,label)",
     )
