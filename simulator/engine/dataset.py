@@ -602,12 +602,23 @@ def _map_labels(values: NDArray[np.float64], source: str) -> NDArray[np.float64]
 _DELIMITERS = (",", ";", "\t")
 
 
+def _csv_problem(exc: csv.Error, where: str) -> DataFileError:
+    """The CSV reader's refusal in words, naming `where`."""
+    if "field limit" in str(exc):
+        limit = csv.field_size_limit()
+        return DataFileError(
+            f"{where}: a value longer than {limit:,} characters; not a data file, or a quote "
+            '(") not closed?'
+        )
+    return DataFileError(f"{where}: cannot be read as CSV ({exc})")
+
+
 def _split(line: str, delimiter: str, where: str) -> list[str]:
     """The fields of one line (a `DataFileError` naming `where` if the CSV reader refuses)."""
     try:
         return [v.strip() for v in next(csv.reader([line], delimiter=delimiter), [])]
     except csv.Error as exc:
-        raise DataFileError(f"{where}: cannot be read as CSV ({exc})") from None
+        raise _csv_problem(exc, where) from None
 
 
 def _sniff(header: str, where: str) -> str:
@@ -775,10 +786,11 @@ class _SlowReader:
 
     def _column(self, j: int) -> str:
         """Column j in words, for an error message."""
-        name = f"column {short_repr(self.columns[j])}"
-        if not self.header[j]:
-            name += f" (column {j + 1}, unnamed in the header: a stray delimiter at its end?)"
-        return name
+        if self.header[j]:
+            return f"column {short_repr(self.columns[j])}"
+        last = j == len(self.header) - 1
+        stray = "; a delimiter at the end of the header?" if last else ""
+        return f"column {j + 1} (unnamed in the header{stray})"
 
     def table(self) -> FloatArray:
         reader = csv.reader(io.StringIO(self.body), delimiter=self.delimiter)
@@ -794,7 +806,7 @@ class _SlowReader:
                 break
             except csv.Error as exc:
                 where = f"{source}, line {self.header_line + reader.line_num}"
-                raise DataFileError(f"{where}: cannot be read as CSV ({exc})") from None
+                raise _csv_problem(exc, where) from None
             if not any(v.strip() for v in row):
                 continue
             where = f"{source}, line {line}"
