@@ -726,15 +726,64 @@ def general_mistake_bound(
 
     Squaring a + bk <= sqrt(c + ek) (a = w₀·u, b = ηγ, c = |w₀|², e = η²R²) gives
     b²k² + (2ab − e)k + a² − c <= 0, whose larger root is the bound. With w₀ = 0 it is R²/γ².
+    inf when γ <= 0, an input is not finite, or the bound is beyond floating point; never
+    an exception (a tiny ηγ, whose square underflows, is solved in exact fractions).
     """
-    if not gamma > 0:
+    values = (gamma, radius, learning_rate)
+    if not gamma > 0 or not all(math.isfinite(v) for v in values) or not learning_rate > 0:
         return math.inf
-    a = float(np.dot(w0, separator))
-    b = learning_rate * gamma
-    c = float(np.dot(w0, w0))
-    e = (learning_rate * radius) ** 2
-    discriminant = e * e - 4.0 * a * b * e + 4.0 * b * b * c
-    return (e - 2.0 * a * b + math.sqrt(max(discriminant, 0.0))) / (2.0 * b * b)
+    w0 = np.asarray(w0, dtype=np.float64)
+    u = np.asarray(separator, dtype=np.float64)
+    if not (np.all(np.isfinite(w0)) and np.all(np.isfinite(u))):
+        return math.inf
+    with np.errstate(all="ignore"):
+        a = float(np.dot(w0, u))
+        c = float(np.dot(w0, w0))
+        b = learning_rate * gamma
+        e = (learning_rate * radius) * (learning_rate * radius)
+        discriminant = e * e - 4.0 * a * b * e + 4.0 * b * b * c
+        terms = (a, c, b * b, e, discriminant)
+        if all(math.isfinite(t) for t in terms) and b * b > 0 and e * e > 0:
+            root = (e - 2.0 * a * b + math.sqrt(max(discriminant, 0.0))) / (2.0 * b * b)
+            if math.isfinite(root):
+                return root
+    return _exact_general_bound(w0, u, gamma, radius, learning_rate)
+
+
+def _exact_general_bound(
+    w0: FloatArray, u: FloatArray, gamma: float, radius: float, learning_rate: float
+) -> float:
+    """`general_mistake_bound` in exact fractions (the floats overflowed or underflowed).
+
+    Divided by b²: k² − Bk + C <= 0 with B = r² − 2s, C = s² − t² (r = R/γ, s = a/b,
+    t² = c/b²); the larger root (B + √D)/2, or 2C/(B − √D) when B < 0 (no cancellation).
+    """
+    F = Fraction
+    b = F(learning_rate) * F(gamma)
+    a = sum((F(x) * F(y) for x, y in zip(w0.tolist(), u.tolist(), strict=True)), F(0))
+    c = sum((F(x) * F(x) for x in w0.tolist()), F(0))
+    r2 = (F(radius) / F(gamma)) ** 2
+    s = a / b
+    big_b = r2 - 2 * s
+    big_c = s * s - c / (b * b)
+    root_d = _fraction_sqrt(max(big_b * big_b - 4 * big_c, F(0)))
+    if big_b >= 0:
+        k = (big_b + root_d) / 2
+    else:
+        k = 2 * big_c / (big_b - root_d) if big_b != root_d else F(0)
+    try:
+        return max(float(k), 0.0)
+    except OverflowError:
+        return math.inf
+
+
+def _fraction_sqrt(q: Fraction, bits: int = 80) -> Fraction:
+    """√q to about `bits` significant bits, as a fraction (q >= 0, of any size)."""
+    if q == 0:
+        return Fraction(0)
+    e = max(0, (2 * bits - (q.numerator.bit_length() - q.denominator.bit_length())) // 2)
+    scaled = q * 4**e
+    return Fraction(math.isqrt(scaled.numerator // scaled.denominator), 2**e)
 
 
 def monotone_disjunction(X: FloatArray, y: NDArray[np.int8]) -> tuple[int, ...] | None:

@@ -544,6 +544,18 @@ def test_the_default_rate_follows_the_data_until_the_first_trial():
     assert Simulation(ds, "adaline", learning_rate=0.3).rule.learning_rate == 0.3
 
 
+@pytest.mark.parametrize("mode", ["online", "batch"])
+@pytest.mark.parametrize(
+    ("x", "rate"), [(0.01, 1e4), (1e-3, 1e6), (1e-155, 1e6), (1e-170, 1e6), (0.0, 0.1)]
+)
+def test_the_default_rate_of_tiny_data_is_the_largest_eta_not_an_error(mode, x, rate):
+    """1/R² beyond 1e6 (R² = x² when x is the only coordinate), beyond floats, or with R²
+    underflowing to 0: η is the largest allowed, 1e6; no points off the origin: 0.1."""
+    ds = Dataset([[x, 0.0], [0.0, -x]], [1, -1])
+    sim = Simulation(ds, "adaline", bias=False, mode=mode)
+    assert sim.rule.learning_rate == rate
+
+
 def test_round_down_to_two_significant_digits():
     from simulator.engine.rules import round_down
 
