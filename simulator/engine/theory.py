@@ -743,7 +743,8 @@ def general_mistake_bound(
         e = (learning_rate * radius) * (learning_rate * radius)
         discriminant = e * e - 4.0 * a * b * e + 4.0 * b * b * c
         terms = (a, c, b * b, e, discriminant)
-        if all(math.isfinite(t) for t in terms) and b * b > 0 and e * e > 0:
+        # Floats when every square is well inside their range (no subnormal lost digits).
+        if all(math.isfinite(t) for t in terms) and min(b * b, e * e) >= 1e-280:
             root = (e - 2.0 * a * b + math.sqrt(max(discriminant, 0.0))) / (2.0 * b * b)
             if math.isfinite(root):
                 return root
