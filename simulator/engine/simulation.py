@@ -271,8 +271,29 @@ class Simulation:
         self._history.add_checkpoint(*self._pack(self._live))
 
     @classmethod
-    def from_settings(cls, dataset: Dataset, settings: Settings) -> Simulation:
-        return cls(dataset, **settings.as_kwargs())
+    def from_settings(
+        cls, dataset: Dataset, settings: Settings, *, previous: Simulation | None = None
+    ) -> Simulation:
+        """A simulation of `dataset` with `settings`. `previous`: the one these settings
+        replace; when its feature vectors and labels are the same (only the rule, η, order,
+        seed, tie… changed), its γ*, R, support and Adaline report carry over instead of
+        being computed again (seconds for a few hundred points in 8 dimensions)."""
+        simulation = cls(dataset, **settings.as_kwargs())
+        if previous is not None:
+            simulation._reuse_reports(previous)
+        return simulation
+
+    def _reuse_reports(self, previous: Simulation) -> None:
+        """Take `previous`'s reports of the data if it had the same feature vectors."""
+        same = previous._X.shape == self._X.shape and (
+            previous._dataset is self._dataset
+            or np.array_equal(previous._dataset.labels, self._dataset.labels)
+        )
+        if not (same and np.array_equal(previous._X, self._X)):
+            return
+        self._margin_report = previous._margin_report
+        self._previous_report = previous._previous_report
+        self._adaline_report = previous._adaline_report
 
     def _build_rule(self, X: FloatArray) -> Rule:
         """The rule of `settings`; defaults derived from the data (Adaline's η) from `X`."""
