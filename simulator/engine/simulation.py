@@ -283,18 +283,6 @@ class Simulation:
             simulation._reuse_reports(previous)
         return simulation
 
-    def _reuse_reports(self, previous: Simulation) -> None:
-        """Take `previous`'s reports of the data if it had the same feature vectors."""
-        same = previous._X.shape == self._X.shape and (
-            previous._dataset is self._dataset
-            or np.array_equal(previous._dataset.labels, self._dataset.labels)
-        )
-        if not (same and np.array_equal(previous._X, self._X)):
-            return
-        self._margin_report = previous._margin_report
-        self._previous_report = previous._previous_report
-        self._adaline_report = previous._adaline_report
-
     def _build_rule(self, X: FloatArray) -> Rule:
         """The rule of `settings`; defaults derived from the data (Adaline's η) from `X`."""
         settings = self.settings
@@ -330,6 +318,18 @@ class Simulation:
         ) or getattr(self, "_previous_report", None)
         self._margin_report: MarginReport | None = None
         self._adaline_report: AdalineReport | None = None
+
+    def _reuse_reports(self, previous: Simulation) -> None:
+        """Take `previous`'s reports of the data if it had the same feature vectors."""
+        same = previous._X.shape == self._X.shape and (
+            previous._dataset is self._dataset
+            or np.array_equal(previous._dataset.labels, self._dataset.labels)
+        )
+        if not (same and np.array_equal(previous._X, self._X)):
+            return
+        self._margin_report = previous._margin_report
+        self._previous_report = previous._previous_report
+        self._adaline_report = previous._adaline_report
 
     # -- public state --------------------------------------------------------------------------
 
