@@ -63,6 +63,10 @@ _UNIT_ROUNDOFF = 2.0**-53
 _EXACT_FEATURES = 16  # exact proof up to this many (its cost grows as D³ with big integers)
 _EXACT_FALLBACK_FEATURES = 64  # beyond, not even when floating point fails
 _HULL_FEATURES = 8  # Qhull's cost grows as n^(D/2)
+_HULL_ROWS = {4: 30_000, 5: 5_000, 6: 1_000, 7: 250, 8: 100}
+"""The most candidate vertices Qhull is given in D dimensions (none beyond 3 dimensions):
+its facets grow as n^⌊D/2⌋, and at these sizes even points on a sphere (every one a vertex)
+take 1–2 s; 300 points in 8-D took 35 s (tools: /tmp/f-data/hull_sphere.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +88,8 @@ class MarginReport:
     separator: tuple[float, ...] | None
     support: tuple[tuple[float, ...], ...] = field(default=(), compare=False, repr=False)
     support_weights: tuple[float, ...] = field(default=(), compare=False, repr=False)
+    reason: str = field(default="", compare=False)
+    """Why γ* is nan when it is not computed (too many features or hull vertices), or ""."""
 
     @property
     def separable(self) -> bool:
@@ -318,16 +324,18 @@ def _exact_wolfe(
     return corral, weights, p
 
 
-def _negative_margin(Z: FloatArray) -> float:
-    """γ* when the origin is in conv(Z): minus its distance to the hull's boundary.
+def _negative_margin(Z: FloatArray) -> tuple[float, str]:
+    """γ* when the origin is in conv(Z): minus its distance to the hull's boundary, and
+    why it is nan when it is.
 
-    0 when the hull is flat (Z spans less than the feature space); nan beyond 8 dimensions.
+    0 when the hull is flat (Z spans less than the feature space); nan beyond 8 dimensions
+    or beyond `_HULL_ROWS` candidate vertices (the window must not freeze for minutes).
     The facets come from Qhull on columns scaled by powers of two (well conditioned, and
     exact); the nearest ones are then measured exactly.
     """
     D = Z.shape[1]
     if D == 1:
-        return float(max(np.min(Z), -np.max(Z))) + 0.0  # hull [a, b] with a <= 0 <= b
+        return float(max(np.min(Z), -np.max(Z))) + 0.0, ""  # hull [a, b] with a <= 0 <= b
     # Imported here: SciPy's spatial module takes ~0.4 s to load, and only data that are
     # not separable need it (the window must paint fast).
     from scipy.spatial import ConvexHull, QhullError
@@ -340,15 +348,26 @@ def _negative_margin(Z: FloatArray) -> float:
     # The vertices span what all the points span; a rank that rounding calls deficient is
     # checked exactly (a nearly flat hull is not a flat one).
     if np.linalg.matrix_rank(W) < D and (len(rows) > 200 or _exact_rank(Z[rows]) < D):
-        return 0.0
+        return 0.0, ""
     if D > _HULL_FEATURES:
-        return math.nan
+        return (
+            math.nan,
+            f"γ* of data that are not separable is found up to {_HULL_FEATURES} features",
+        )
+    limit = _HULL_ROWS.get(D)
+    if limit is not None and len(rows) > limit:
+        return math.nan, (
+            f"γ* of data that are not separable is found up to {limit:,} possible hull "
+            f"vertices in {D} features; these have {len(rows):,}"
+        )
     try:
         hull = ConvexHull(W, qhull_options="Qc")
     except QhullError:  # too flat for Qhull: every facet through the candidates, exactly
         ints, exponent = _integers(Z[rows])
         flat = _all_facets(ints)
-        return math.nan if flat is None else -_sqrt(flat * Fraction(4) ** exponent) + 0.0
+        if flat is None:
+            return math.nan, "γ* not found: the hull is too flat for Qhull"
+        return -_sqrt(flat * Fraction(4) ** exponent) + 0.0, ""
     # Qhull's facets: unit normal n', offset c', n'·w + c' <= 0 inside; as w = z ⊙ 2^shifts,
     # the plane in z is (n' ⊙ 2^shifts)·z + c' = 0, at distance −c'/|n' ⊙ 2^shifts|
     # (computed as 2^-top (−c'/|n' ⊙ 2^(shifts − top)|), which cannot overflow).
@@ -383,8 +402,8 @@ def _negative_margin(Z: FloatArray) -> float:
     if best is None:  # Qhull's nearest facets fail the exact test (nearly degenerate data)
         best = _all_facets(ints)
     if best is None:
-        return -max(nearest, 0.0)
-    return -_sqrt(best * Fraction(4) ** exponent) + 0.0
+        return -max(nearest, 0.0), ""
+    return -_sqrt(best * Fraction(4) ** exponent) + 0.0, ""
 
 
 def _exact_rank(rows: FloatArray) -> int:
@@ -640,13 +659,15 @@ def _origin_report(
     weights: tuple[float, ...],
 ) -> MarginReport:
     """The report when the hull holds the origin: not separable, γ* <= 0 (or nan)."""
+    gamma, reason = _negative_margin(Z)
     return MarginReport(
-        gamma=_negative_margin(Z),
+        gamma=gamma,
         radius=radius,
         bound=math.inf,
         separator=None,
         support=support,
         support_weights=weights,
+        reason=reason,
     )
 
 

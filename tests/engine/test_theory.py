@@ -547,3 +547,22 @@ def test_a_previous_report_of_another_feature_space_is_ignored():
     ds = load_preset("iris")
     with_bias = margin_report(ds)
     assert margin_report(ds, bias=False, previous=with_bias) == margin_report(ds, bias=False)
+
+
+def test_a_hull_with_too_many_vertices_reports_nan_and_why(monkeypatch):
+    """Qhull's facets grow as n^⌊D/2⌋ (300 points in 8-D: 35 s): beyond `_HULL_ROWS`
+    candidate vertices γ* of non-separable data is nan, with the reason, not a freeze."""
+    rng = np.random.default_rng(5)
+    P = rng.normal(size=(300, 7))
+    ds = Dataset(P, np.where(P @ rng.normal(size=7) + 2 * rng.normal(size=300) > 0, 1, -1))
+    report = margin_report(ds)
+    assert math.isnan(report.gamma) and report.bound == math.inf and not report.separable
+    assert "found up to 100 possible hull vertices in 8 features; these have" in report.reason
+    # The same limit in the plane, lowered: a number below it, nan with the reason above.
+    ring = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 6, 12)])
+    noisy_ring = Dataset(np.vstack([ring, 0.5 * ring]), [1, -1] * 12)
+    exact = margin_report(noisy_ring)
+    assert exact.gamma < 0 and exact.reason == ""
+    monkeypatch.setattr(theory, "_HULL_ROWS", {3: 5})
+    limited = margin_report(noisy_ring)
+    assert math.isnan(limited.gamma) and "up to 5 possible hull vertices in 3" in limited.reason
