@@ -250,7 +250,8 @@ class SimulationController(QObject):
         if settings == self._settings:
             return True
         try:
-            simulation = Simulation.from_settings(self.dataset, settings)
+            # Same data: γ* and the other reports carry over (seconds in 8-D).
+            simulation = Simulation.from_settings(self.dataset, settings, previous=self._simulation)
             frame = build_frame(simulation)
         except Exception as exc:
             self.problem.emit(f"Setting not applied: {exc}")
@@ -337,7 +338,9 @@ class SimulationController(QObject):
         new one cannot be made, the run stays as it was and the reason is reported."""
         self.pause()
         try:
-            simulation = Simulation.from_settings(self.dataset, self._settings)
+            simulation = Simulation.from_settings(
+                self.dataset, self._settings, previous=self._simulation
+            )
         except Exception as exc:
             self._fail(exc, "Reset failed; the run stays as it was")
             return
