@@ -152,13 +152,16 @@ class MainWindow(QMainWindow):
             signal.connect(self.autosaver.changed)
         if len(c.dataset):
             self.autosaver.changed()
+        notes = []  # at most one status line at start
         if c.start_problem is not None:
-            self._on_problem(f"Started with the default settings: {c.start_problem}.")
+            notes.append(f"Started with the default settings: {c.start_problem}.")
         elif dropped:
             names = "all" if "all" in dropped else ", ".join(dropped)
-            self._on_problem(
-                f"Some remembered settings could not be used ({names}); defaults stand in."
-            )
+            notes.append(f"Remembered settings not used ({names}): the defaults stand in.")
+        if self.autosaver.problem is not None:
+            notes.append(self.autosaver.problem)
+        if notes:
+            self._on_problem(" ".join(notes))
 
     # -- actions and menus ---------------------------------------------------------------------
 
