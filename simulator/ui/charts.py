@@ -88,6 +88,11 @@ _SERIES = (BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY, BLACK, GREY)
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
+def _unbroken(text: str) -> str:
+    """`text` for an HTML caption, never wrapped inside ("> 1.8e308" stays on one line)."""
+    return html.escape(text).replace(" ", "&nbsp;")
+
+
 def _pen(colour: QColor, width: float = 2.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> object:
     return pg.mkPen(colour, width=width, style=style)
 
@@ -643,7 +648,8 @@ class MistakesChart(Chart):
         elif not len(frame.dataset):
             tail = ""
         elif separable:  # finite, but past the largest float: no line to draw
-            tail = f"{whose} is {format_bound(bound, separable, 4)}, far above the chart."
+            shown = _unbroken(format_bound(bound, separable, 4))
+            tail = f"{whose} is {shown}, far above the chart."
         else:
             tail = "The data are not linearly separable: k has no bound."
         self.set_caption(f"{head}<br>{tail}")
@@ -760,7 +766,7 @@ class ProofChart(Chart):
         def number(value: float) -> str:
             return format_number(value, 4)
 
-        bound = format_bound(proof.bound, True, 4)  # the proof is of separable data
+        bound = _unbroken(format_bound(proof.bound, True, 4))  # the proof is of separable data
         given = (
             f"η = {number(proof.learning_rate)}, γ* = {number(proof.gamma)}, "
             f"R = {number(proof.radius)}"

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 import numpy as np
 import pytest
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
 
 from simulator.engine import ALGORITHMS, Dataset, Settings, Simulation, load_preset, register
@@ -23,6 +24,13 @@ from simulator.ui.frame import build_frame, format_bound
 # Separable (u = (0, 1), γ* = 1e-10) with R = 1e150: R²/γ*² = 1e320 overflows.
 HUGE = Dataset([[1e150, 1e-10], [1e150, -1e-10]], [1, -1])
 UNBOUND = "> 1.8e308"
+
+
+def plain(rich: str) -> str:
+    """What a rich-text caption shows, spaces unbroken or not."""
+    doc = QTextDocument()
+    doc.setHtml(rich)
+    return doc.toPlainText().replace("\u00a0", " ")
 
 
 def test_format_bound_tells_an_overflow_from_no_bound():
@@ -51,11 +59,11 @@ def test_an_overflowing_bound_reads_greater_than_the_largest_float(huge):
     assert huge.theory.bound.text() == UNBOUND
     assert huge.theory.gauge.text() == f"1 of at most {UNBOUND}"
     assert "Not linearly separable" not in huge.theory.status.text()
-    proof = huge.findChild(QLabel, "proofChartCaption").text()  # the first tab
+    proof = plain(huge.findChild(QLabel, "proofChartCaption").text())  # the first tab
     assert UNBOUND in proof and "∞" not in proof  # separable: Novikoff's proof applies
     huge.time.tabs.setCurrentIndex(1)
     huge.controller.step()
-    caption = huge.time.mistakes_chart.caption
+    caption = plain(huge.time.mistakes_chart.caption)
     assert UNBOUND in caption and "not linearly separable" not in caption
 
 
@@ -127,7 +135,7 @@ def test_a_new_novikoff_rule_gets_the_proof_with_its_own_eta(stepped, qtbot):
     assert np.all(along >= np.arange(len(along)) - 1e-9)  # Novikoff's A_k ≥ k
     label = win.time.mistakes_chart.bound_line.label.format
     assert label.startswith("R²/γ*² (stepped) = ")  # the rule's own formula
-    caption = win.time.mistakes_chart.caption
+    caption = plain(win.time.mistakes_chart.caption)
     assert "Stepped perceptron's mistake bound R²/γ*² (stepped)" in caption
     c.undo_stack.setClean()
 
