@@ -330,6 +330,12 @@ class Rule:
         """The value this rule uses for its parameter `name` (a derived default included)."""
         return getattr(self, name)
 
+    @property
+    def novikoff_bound(self) -> bool:
+        """Whether Block–Novikoff's bound is this rule's (`bound` "novikoff"): then its proof,
+        the squeeze A_k ≥ k ≥ B_k, applies on separable data. Views ask this."""
+        return self.bound == "novikoff"
+
     def state_shape(self, n_features: int) -> tuple[int, ...]:
         return (n_features,)
 

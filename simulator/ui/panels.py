@@ -6,7 +6,8 @@ and shows the settings it is given; which parameters show is asked of the rule's
 `TheoryPanel` paints a `Frame`: γ*, the margin of w, R, the bound, k against the bound,
 trial, epoch, w and the status; `TrialExplanation` the arithmetic of the latest trial.
 Numbers are plain text a test can parse: at least 4 significant digits, ∞ where
-unbounded, — where undefined.
+unbounded, — where undefined; a bound past the largest float reads "> 1.8e308" (it is
+finite: the data are separable), written by `frame.format_bound` here and in exports.
 
 Decisions a teacher will notice:
 
@@ -56,7 +57,7 @@ from PySide6.QtWidgets import (
 from simulator.engine import ALGORITHMS, TIE_TEXT, TIES, Parameter, Settings
 from simulator.engine.records import DEFAULTS
 from simulator.ui import style
-from simulator.ui.frame import Frame, explain_trial, format_number, format_vector
+from simulator.ui.frame import Frame, explain_trial, format_bound, format_number, format_vector
 
 __all__ = [
     "SPEEDS",
@@ -822,7 +823,7 @@ class TheoryPanel(QWidget):
         # rule's own); a run whose bound is the general one from w₀ shows that instead.
         general = frame.bound_is_general
         self.bound_label.setText("Bound from w₀" if general else "Bound R²/γ*²")
-        self.bound.setText(format_number(frame.mistake_bound if general else r.bound))
+        self.bound.setText(format_bound(frame.mistake_bound if general else r.bound, r.separable))
         self.mistakes.setText(str(s.mistakes))
         self._show_gauge(frame)
         self.trial.setText(str(s.trials))
@@ -888,7 +889,11 @@ class TheoryPanel(QWidget):
         if math.isfinite(bound) and bound > 0:
             self.mistakes_bar.setEnabled(True)
             self.mistakes_bar.setValue(round(1000 * min(1.0, s.mistakes / bound)))
-            self.gauge.setText(f"{s.mistakes} of at most {format_number(bound)}")
+            self.gauge.setText(f"{s.mistakes} of at most {format_bound(bound, True)}")
+        elif frame.report.separable and bound == math.inf:  # finite, past the largest float
+            self.mistakes_bar.setEnabled(False)
+            self.mistakes_bar.setValue(0)
+            self.gauge.setText(f"{s.mistakes} of at most {format_bound(bound, True)}")
         else:
             self.mistakes_bar.setEnabled(False)
             self.mistakes_bar.setValue(0)
