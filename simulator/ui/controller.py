@@ -43,13 +43,12 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from simulator.engine import ALGORITHMS, Dataset, Settings, Simulation
+from simulator.engine.simulation import MAX_SEED
 from simulator.ui.frame import Frame, build_frame
 from simulator.ui.safety import report_exception
 
-__all__ = ["MAX_SEED", "SimulationController", "cycle_text", "settings_problem"]
+__all__ = ["SimulationController", "cycle_text", "settings_problem"]
 
-# The seed spin box's range. TODO(merge): the engine's MAX_SEED (simulation.py) once landed.
-MAX_SEED = 2**31 - 1
 TICK_BUDGET = 0.008  # seconds of engine work per timer tick
 FRAME_INTERVAL_MS = 16
 NEXT_MISTAKE_EPOCHS = 1000  # give up looking for a mistake after this many epochs

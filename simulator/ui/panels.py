@@ -56,6 +56,7 @@ from PySide6.QtWidgets import (
 
 from simulator.engine import ALGORITHMS, TIE_TEXT, TIES, Parameter, Settings
 from simulator.engine.records import DEFAULTS
+from simulator.engine.simulation import MAX_SEED
 from simulator.ui import style
 from simulator.ui.frame import Frame, explain_trial, format_bound, format_number, format_vector
 
@@ -357,7 +358,7 @@ class ControlPanel(QWidget):
         self.order.addItem("random (per epoch)", "random")
         form.addRow("Order", self.order)
         self.seed = QSpinBox(objectName="seedSpin")
-        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setRange(0, MAX_SEED)
         self.seed.setKeyboardTracking(False)
         self.seed.setToolTip("Seeds the random order and random initial weights")
         form.addRow("Seed", self.seed)
