@@ -766,9 +766,17 @@ def general_mistake_bound(
         terms = (a, c, b * b, e, discriminant)
         # Floats when every square is well inside their range (no subnormal lost digits).
         if all(math.isfinite(t) for t in terms) and min(b * b, e * e) >= 1e-280:
-            root = (e - 2.0 * a * b + math.sqrt(max(discriminant, 0.0))) / (2.0 * b * b)
+            # The larger root of b²k² + Bk + C, B = 2ab − e, C = a² − c, written so that
+            # nothing cancels: (−B + √D)/2b² when B <= 0, else 2C/(−B − √D) (w₀ far along
+            # u, where the first form is a tiny difference of huge numbers).
+            big_b = 2.0 * a * b - e
+            root_d = math.sqrt(max(discriminant, 0.0))
+            if big_b <= 0:
+                root = (root_d - big_b) / (2.0 * b * b)
+            else:
+                root = 2.0 * (a * a - c) / (-big_b - root_d)
             if math.isfinite(root):
-                return root
+                return max(root, 0.0) + 0.0  # never -0.0
     return _exact_general_bound(w0, u, gamma, radius, learning_rate)
 
 

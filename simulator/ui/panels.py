@@ -705,13 +705,11 @@ class TheoryPanel(QWidget):
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         space = " (in feature space; with bias it includes the constant 1)"
-        self.gamma = ValueLabel(
-            "gammaValue",
-            "γ* = max over unit u of min yᵢ u·xᵢ: the "
-            "best margin of any separator through the origin"
-            + space
-            + ". ≤ 0 means not linearly separable.",
+        self._gamma_tip = (
+            "γ* = max over unit u of min yᵢ u·xᵢ: the best margin of any separator through "
+            "the origin" + space + ". ≤ 0 means not linearly separable."
         )
+        self.gamma = ValueLabel("gammaValue", self._gamma_tip)
         self.margin = ValueLabel(
             "marginValue", "The current w's margin: min yᵢ (w·xᵢ − θ)/‖w‖, negative while it errs"
         )
@@ -818,6 +816,9 @@ class TheoryPanel(QWidget):
         s, r = frame.snapshot, frame.report
         self.rule_title.setText(f"{frame.rule.title} ({frame.rule.describe()})")
         self.gamma.setText(format_number(r.gamma))
+        # "—" says nothing by itself: the tooltip says why γ* was not computed
+        why = f"\n\nShown as —: {r.reason}." if r.reason else ""
+        self.gamma.setToolTip(self._gamma_tip + why)
         self.margin.setText(format_number(s.margin))
         self.radius.setText(format_number(r.radius))
         # R²/γ*² is a number of the data, like γ* and R (the gauge says which bound is the

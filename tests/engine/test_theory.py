@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from scipy.spatial import ConvexHull
 
@@ -151,6 +151,8 @@ _POSITIVE = st.floats(5e-324, 1e308)
     _POSITIVE,
     _POSITIVE,
 )
+# w₀ far along u: the textbook root was a tiny difference of huge numbers, -0.00027
+@example(w0=[999999999994.0, 0.0], angle=0.0, gamma=0.25, radius=1.0, eta=1.90625)
 def test_general_bound_never_raises_at_extreme_values(w0, angle, gamma, radius, eta):
     u = np.array([math.cos(angle), math.sin(angle)])
     k = general_mistake_bound(np.array(w0), u, gamma, radius, eta)
