@@ -20,7 +20,8 @@ Decisions a teacher will notice, written down here:
 - Running is chunked on a QTimer: each tick runs the engine for at most `tick_budget`
   seconds, so the window always answers within a frame, and Pause is immediate.
   Below 62.5 trials/s (one per 16 ms frame) one trial runs per tick; above, as many as
-  the speed asks for (measured with `clock`). `advance(n)` runs n ticks at once: tests drive time with it.
+  the speed asks for (measured with `clock`). `advance(n)` runs n ticks at once: tests
+  drive time with it.
 - A Run stops where w is found to cycle (non-separable data in cyclic order: w at the
   start of an epoch repeats one P epochs earlier) and says that it will never converge;
   Step and Next mistake still go on through the cycle.
