@@ -98,7 +98,7 @@ class MarginReport:
 
 @dataclass(frozen=True, slots=True)
 class AdalineReport:
-    """Least squares and Adaline's stable learning rates in feature space."""
+    """Least squares and learning rates sufficient for Adaline's stability, in feature space."""
 
     least_squares: tuple[float, ...] | None
     online_rate_limit: float

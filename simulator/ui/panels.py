@@ -780,9 +780,10 @@ class TheoryPanel(QWidget):
         form.addRow(weights_row)
         self.least_squares = ValueLabel(
             "leastSquaresValue",
-            "Least squares and the stable learning rates: online η < 2/R², batch η < 2/λ_max(XᵀX)",
+            "Least squares, and learning rates sufficient (not necessary) for stability: online "
+            "η < 2/R², batch η < 2/λ_max(XᵀX)",
             "Least squares: w_LS = (-8.888e-88, -8.888e-88, -8.888e-88)\n"
-            "stable: online η < 8.888e-88, batch η < 8.888e-88",
+            "sufficient for stability: online η < 8.888e-88, batch η < 8.888e-88",
             wrap=True,
         )
         form.addRow(self.least_squares)  # the whole width: it is long
@@ -835,10 +836,11 @@ class TheoryPanel(QWidget):
         report = frame.least_squares
         self.least_squares.setVisible(report is not None)
         if report is not None:
+            online = format_number(report.online_rate_limit, 4)
+            batch = format_number(report.batch_rate_limit, 4)
             self.least_squares.setText(
                 f"Least squares: w_LS = ({_weights_text(report.least_squares, 4)})\n"
-                f"stable: online η < {format_number(report.online_rate_limit, 4)}, "
-                f"batch η < {format_number(report.batch_rate_limit, 4)}"
+                f"sufficient for stability: online η < {online}, batch η < {batch}"
             )
         status = frame.status + (f" {frame.boundary_note}" if frame.boundary_note else "")
         self.status.setText(status)
