@@ -114,11 +114,11 @@ class MainWindow(QMainWindow):
         column.addWidget(self.time.timeline)  # under whichever view shows (`_show_view`)
         column.addWidget(self.explanation)
         self._plane_column = column
-        # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view.
-        self.high_dim = HighDimView(self)
+        # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view
+        # (`high_dim`), built when first needed, so a window for the plane starts faster.
+        self._high_dim: HighDimView | None = None
         self.views = QStackedWidget(objectName="centralViews")
         self.views.addWidget(plot_column)
-        self.views.addWidget(self.high_dim)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.time.around(self.views))  # charts and ledger below either view
         splitter.addWidget(scroll)
@@ -403,16 +403,26 @@ class MainWindow(QMainWindow):
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )
 
+    @property
+    def high_dim(self) -> HighDimView:
+        """The view for data with d ≠ 2 coordinates (index 1 of `views`), built on first use."""
+        if self._high_dim is None:
+            self._high_dim = HighDimView(self)
+            self._high_dim.set_presentation(self.presentation_action.isChecked())
+            self.views.addWidget(self._high_dim)
+        return self._high_dim
+
     def _show_view(self, plane: bool) -> None:
         """The plane for 2-D data, else the high-dimensional view; the timeline goes along."""
         index = 0 if plane else 1
         if self.views.currentIndex() == index:
             return
+        high_dim = None if plane else self.high_dim  # built before the stack shows it
         self.views.setCurrentIndex(index)
-        if plane:
+        if high_dim is None:
             self._plane_column.insertWidget(1, self.time.timeline)
         else:
-            self.high_dim.hold_timeline(self.time.timeline)
+            high_dim.hold_timeline(self.time.timeline)
         self.time.timeline.show()
 
     def _on_problem(self, text: str) -> None:
@@ -774,7 +784,8 @@ class MainWindow(QMainWindow):
         """Type for a lecture hall; the learner settings hidden (View → Presentation mode)."""
         for view in (self.plot, self.theory, self.controls, self.explanation, self.time):
             view.set_presentation(on)
-        self.high_dim.set_presentation(on)
+        if self._high_dim is not None:
+            self._high_dim.set_presentation(on)
         from simulator.ui.lab_window import LabWindow
 
         lab = self.findChild(LabWindow, "labWindow")
