@@ -32,13 +32,17 @@ from simulator.engine import (
     load_dataset,
     load_preset,
 )
+from simulator.engine.dataset import short_repr
+from simulator.engine.rules import Parameter
 from simulator.engine.session import Session, load_session
+from simulator.engine.simulation import MAX_SEED
 from simulator.export.checks import (
     MP4_INSTALL_HINT,
     CannotWrite,
     check_animation_target,
     mp4_available,
     mp4_size_problem,
+    path_argument,
     plane_problem,
     prepare_folder,
 )
@@ -89,7 +93,7 @@ def _whole_number(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{short_repr(text)} is not a whole number") from None
 
 
 def _trials(text: str) -> int:
@@ -100,10 +104,11 @@ def _trials(text: str) -> int:
     return value
 
 
-def _non_negative_int(text: str) -> int:
+def _seed(text: str) -> int:
+    """A seed 0 … 2³¹ − 1 (what the window's seed box and a session file hold)."""
     value = _whole_number(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be 0 … {MAX_SEED}, not {short_repr(value)}")
     return value
 
 
@@ -111,7 +116,21 @@ def _number(text: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{short_repr(text)} is not a number") from None
+
+
+def _rule_number(parameters: Sequence[Parameter], text: str) -> float:
+    """A rule parameter's value, checked even when the chosen rule does not use it (a NaN α
+    given with the perceptron would reach the session file): it must suit a rule that
+    has the parameter."""
+    value = _number(text)
+    problems = []
+    for parameter in parameters:
+        try:
+            return float(parameter.check(value))
+        except ValueError as exc:
+            problems.append(str(exc))
+    raise argparse.ArgumentTypeError(problems[0])
 
 
 def _fps(text: str) -> float:
@@ -161,9 +180,11 @@ def _add_rule_parameters(add_argument: Callable[..., argparse.Action]) -> list[a
     `add_argument` is the argument group's."""
     seen: dict[str, list[str]] = {}
     parameters = {}
+    every: dict[str, list[Parameter]] = {}
     for rule in ALGORITHMS.values():
         for parameter in rule.parameters:
             parameters.setdefault(parameter.name, parameter)
+            every.setdefault(parameter.name, []).append(parameter)
             seen.setdefault(parameter.name, []).append(f"{rule.title} {parameter.default_text}")
     actions = []
     for name, parameter in parameters.items():
@@ -178,7 +199,7 @@ def _add_rule_parameters(add_argument: Callable[..., argparse.Action]) -> list[a
         if parameter.choices:
             kwargs["choices"] = parameter.choices
         else:
-            kwargs["type"] = _number
+            kwargs["type"] = partial(_rule_number, every[name])
             kwargs["metavar"] = parameter.symbol
         actions.append(add_argument(*flags, **kwargs))
     return actions
@@ -234,7 +255,7 @@ def _add_learner_options(
     )
     add(
         "--seed",
-        type=_non_negative_int,
+        type=_seed,
         default=_DEFAULTS.seed,
         help=f"seed for the random order and random initial weights (default {_DEFAULTS.seed})",
     )
@@ -258,13 +279,13 @@ def build_parser() -> _Parser:
     window = parser.add_argument_group("window")
     window.add_argument(
         "--screenshot",
-        type=Path,
+        type=path_argument,
         metavar="PNG",
         help="save a screenshot of the window after it is painted, then quit",
     )
     window.add_argument(
         "--session",
-        type=Path,
+        type=path_argument,
         metavar="FILE",
         help="open a session file (NAME.lab.json): its points, settings and trial reached",
     )
@@ -322,13 +343,15 @@ def build_parser() -> _Parser:
     export.add_argument(
         "--out",
         required=True,
-        type=Path,
+        type=path_argument,
         metavar="DIR",
         help="folder for frame_00000.png, ... (created if missing)",
     )
-    export.add_argument("--gif", type=Path, metavar="FILE", help="also write an animated GIF")
     export.add_argument(
-        "--mp4", type=Path, metavar="FILE", help="also write an MP4 (needs imageio-ffmpeg)"
+        "--gif", type=path_argument, metavar="FILE", help="also write an animated GIF"
+    )
+    export.add_argument(
+        "--mp4", type=path_argument, metavar="FILE", help="also write an MP4 (needs imageio-ffmpeg)"
     )
     export.add_argument(
         "--size",

@@ -57,6 +57,7 @@ __all__ = [
     "parse_csv",
     "parse_json",
     "read_text",
+    "short_repr",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -90,12 +91,15 @@ def check_names(names: Iterable[object], dimension: int) -> tuple[str, ...]:
             raise ValueError(f"coordinate {j + 1} has an empty name")
         if name.lower() == "label":
             raise ValueError(
-                f"a coordinate may not be called {name!r}: that is the label column's name"
+                f"a coordinate may not be called {short_repr(name)}: that is the label "
+                "column's name"
             )
         if any(ord(c) < 32 or ord(c) == 127 for c in name):
-            raise ValueError(f"coordinate name {name!r} holds a line break or control character")
+            raise ValueError(
+                f"coordinate name {short_repr(name)} holds a line break or control character"
+            )
         if name in seen:
-            raise ValueError(f"two coordinates are called {name!r}; names must differ")
+            raise ValueError(f"two coordinates are called {short_repr(name)}; names must differ")
         seen.add(name)
     return result
 
@@ -321,7 +325,7 @@ class Dataset:
     @staticmethod
     def _valid_label(label: int) -> int:
         if isinstance(label, bool) or label not in (-1, 1):
-            raise ValueError(f"label {label!r} is not -1 or +1")
+            raise ValueError(f"label {short_repr(label)} is not -1 or +1")
         return int(label)
 
     def with_point(self, point: ArrayLike, label: int, index: int | None = None) -> Dataset:
@@ -483,6 +487,23 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+SHORT = 40
+"""About how many characters of a value an error message quotes."""
+
+
+def short_repr(value: object, limit: int = SHORT) -> str:
+    """`repr(value)` on one line and cut to about `limit` characters ("…" says where): an
+    error message quoting a 100 KB field must not be a 100 KB line."""
+    if isinstance(value, str):
+        text = repr(value[:limit])
+        return text if len(value) <= limit else f"{text[:-1]}…{text[-1]}"
+    try:
+        text = _one_line(repr(value))
+    except ValueError:  # an int of more than 4300 digits
+        return "a number too long to show"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def read_text(path: str | Path) -> str:
     """The text of a data or session file, decoded (see the module docstring).
 
@@ -555,12 +576,16 @@ def decode(data: bytes, source: str) -> str:
 
 
 def _label(text: str, where: str, decimal_comma: bool = False) -> float:
+    if not text:
+        raise DataFileError(f"{where}: no label (use -1/+1 or 0/1)")
     try:
         value = _number(text, decimal_comma)
     except ValueError:
-        raise DataFileError(f"{where}: label {text!r} is not a number (use -1/+1 or 0/1)") from None
+        raise DataFileError(
+            f"{where}: label {short_repr(text)} is not a number (use -1/+1 or 0/1)"
+        ) from None
     if value not in (-1.0, 0.0, 1.0):
-        raise DataFileError(f"{where}: label {text!r} is not -1, +1, 0 or 1")
+        raise DataFileError(f"{where}: label {short_repr(text)} is not -1, +1, 0 or 1")
     return value
 
 
@@ -577,15 +602,30 @@ def _map_labels(values: NDArray[np.float64], source: str) -> NDArray[np.float64]
 _DELIMITERS = (",", ";", "\t")
 
 
-def _split(line: str, delimiter: str) -> list[str]:
-    return [v.strip() for v in next(csv.reader([line], delimiter=delimiter), [])]
+def _csv_problem(exc: csv.Error, where: str) -> DataFileError:
+    """The CSV reader's refusal in words, naming `where`."""
+    if "field limit" in str(exc):
+        limit = csv.field_size_limit()
+        return DataFileError(
+            f"{where}: a value longer than {limit:,} characters; not a data file, or a quote "
+            '(") not closed?'
+        )
+    return DataFileError(f"{where}: cannot be read as CSV ({exc})")
 
 
-def _sniff(header: str) -> str:
+def _split(line: str, delimiter: str, where: str) -> list[str]:
+    """The fields of one line (a `DataFileError` naming `where` if the CSV reader refuses)."""
+    try:
+        return [v.strip() for v in next(csv.reader([line], delimiter=delimiter), [])]
+    except csv.Error as exc:
+        raise _csv_problem(exc, where) from None
+
+
+def _sniff(header: str, where: str) -> str:
     """The delimiter that makes `header` a row with a 'label' field (the most fields wins)."""
     best: tuple[int, str] | None = None
     for delimiter in _DELIMITERS:
-        fields = _split(header, delimiter)
+        fields = _split(header, delimiter, where)
         if any(f.lower() == "label" for f in fields) and (best is None or len(fields) > best[0]):
             best = (len(fields), delimiter)
     if best is not None:
@@ -600,7 +640,7 @@ def _header(text: str) -> tuple[int, int, str]:
         end = text.find("\n", start)
         end = len(text) if end < 0 else end + 1
         if text[start:end].strip():
-            return line, end, text[start:end].rstrip("\r\n")
+            return line, end, text[start:end].rstrip("\n")
         start, line = end, line + 1
     raise DataFileError("the file is empty; expected a header such as x1,x2,label")
 
@@ -620,24 +660,40 @@ def _coordinate_names(values: list[str], coord_cols: list[int]) -> list[str]:
     return names
 
 
+def _unix_lines(text: str) -> str:
+    """`text` with every line ending a single \\n: Windows' \\r\\n and classic Mac OS's lone
+    \\r (which the CSV reader refuses inside a line) alike."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def parse_csv(text: str, source: str = "<text>") -> Dataset:
     """Read CSV text with a header row, coordinate columns and a `label` column.
 
     The body is read by NumPy's C reader; when it refuses, a line-by-line reader finds the
     line to name. Errors are `DataFileError`s that name `source`, the line and the reason.
+    Lines may end in \\n, \\r\\n or \\r. A quoted value may not span lines (a number
+    never does, and NumPy would join the pieces: "-1⏎5" read as -15), and digits may not be
+    grouped with "_" (Python reads 1_000 as 1000; a spreadsheet never writes it).
     """
-    text = text.removeprefix("\ufeff")
+    text = _unix_lines(text.removeprefix("\ufeff"))
     try:
         header_line, body_start, header_text = _header(text)
     except DataFileError as exc:
         raise DataFileError(f"{source}: {exc}") from None
-    delimiter = _sniff(header_text)
-    header = _split(header_text, delimiter)
-    lowered = [name.lower() for name in header]
     where = f"{source}, line {header_line}"
+    if header_text.count('"') % 2:
+        raise DataFileError(
+            f'{where}: a quote (") in the header is not closed on its line '
+            f"({short_repr(_one_line(header_text))})"
+        )
+    delimiter = _sniff(header_text, where)
+    header = _split(header_text, delimiter, where)
+    lowered = [name.lower() for name in header]
     if "label" not in lowered:
         raise DataFileError(
-            f"{where}: no 'label' column in the header ({_one_line(header_text)!r}); "
+            f"{where}: no 'label' column in the header ({short_repr(_one_line(header_text))}); "
             "expected e.g. x1,x2,label"
         )
     if lowered.count("label") > 1:
@@ -650,15 +706,21 @@ def parse_csv(text: str, source: str = "<text>") -> Dataset:
         names = check_names(_coordinate_names(header, coord_cols), len(coord_cols))
     except ValueError as exc:
         raise DataFileError(f"{where}: {exc}") from None
-    table = _fast_table(text[body_start:], delimiter, len(header))
+    columns = list(header)
+    for j, name in zip(coord_cols, names, strict=True):
+        columns[j] = name
+    body = text[body_start:]
+    table = _fast_table(body, delimiter, len(header))
+    slow = _SlowReader(body, delimiter, header, columns, header_line, source)
     if table is None:
-        table = _slow_table(text, delimiter, header, header_line, source)
+        table = slow.table()
     labels = table[:, label_col]
     if not np.isin(labels, (-1.0, 0.0, 1.0)).all():
-        table = _slow_table(text, delimiter, header, header_line, source)  # names the line
+        table = slow.table()  # names the line
         labels = table[:, label_col]
+    mapped = _map_labels(labels, source)
     try:
-        return Dataset(table[:, coord_cols], _map_labels(labels, source), names=names)
+        return Dataset(table[:, coord_cols], mapped, names=names)
     except ValueError as exc:
         raise DataFileError(f"{source}: {exc}") from None
 
@@ -667,16 +729,20 @@ _NOT_BLANK = re.compile(r"\S")
 
 
 def _fast_table(body: str, delimiter: str, columns: int) -> FloatArray | None:
-    """All rows as floats by NumPy's C reader, or None when anything is off."""
+    """All rows as floats by NumPy's C reader, or None when anything is off (or a line holds
+    an odd number of quotes: NumPy would join a quoted value across lines)."""
     if _NOT_BLANK.search(body) is None:
         return np.empty((0, columns))
     if delimiter != "," and "," in body:
         body = body.replace(",", ".")  # decimal commas
+    lines = body.split("\n")  # only \n: str.splitlines also splits at \x1c, \x85, ...
+    if '"' in body and any(line.count('"') % 2 for line in lines):
+        return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             table = np.loadtxt(
-                body.splitlines(),  # faster than a StringIO of the text
+                lines,  # faster than a StringIO of the text
                 delimiter=delimiter,
                 quotechar='"',
                 comments=None,
@@ -691,6 +757,9 @@ def _fast_table(body: str, delimiter: str, columns: int) -> FloatArray | None:
 
 
 def _number(text: str, decimal_comma: bool) -> float:
+    """The number `text` writes, as Python reads it but without "_" between digits."""
+    if "_" in text:
+        raise ValueError(f"{text!r} groups digits with _")
     try:
         return float(text)
     except ValueError:
@@ -699,19 +768,54 @@ def _number(text: str, decimal_comma: bool) -> float:
         raise
 
 
-def _slow_table(
-    text: str, delimiter: str, header: list[str], header_line: int, source: str
-) -> FloatArray:
-    """The rows read one by one, to name the first bad line (or the table, if none is)."""
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    decimal_comma = delimiter != ","
-    label_col = [h.lower() for h in header].index("label")
-    values: list[float] = []
-    try:
-        for row in reader:
-            if reader.line_num <= header_line or not any(v.strip() for v in row):
+class _SlowReader:
+    """The body read row by row by the CSV reader, to name the first bad line (or give the
+    table, if none is)."""
+
+    def __init__(
+        self,
+        body: str,
+        delimiter: str,
+        header: list[str],
+        columns: list[str],
+        header_line: int,
+        source: str,
+    ) -> None:
+        self.body, self.delimiter, self.header = body, delimiter, header
+        self.columns, self.header_line, self.source = columns, header_line, source
+
+    def _column(self, j: int) -> str:
+        """Column j in words, for an error message."""
+        if self.header[j]:
+            return f"column {short_repr(self.columns[j])}"
+        last = j == len(self.header) - 1
+        stray = "; a delimiter at the end of the header?" if last else ""
+        return f"column {j + 1} (unnamed in the header{stray})"
+
+    def table(self) -> FloatArray:
+        reader = csv.reader(io.StringIO(self.body), delimiter=self.delimiter)
+        decimal_comma = self.delimiter != ","
+        header, source = self.header, self.source
+        label_col = [h.lower() for h in header].index("label")
+        values: list[float] = []
+        while True:
+            line = self.header_line + reader.line_num + 1  # where the next row starts
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                where = f"{source}, line {self.header_line + reader.line_num}"
+                raise _csv_problem(exc, where) from None
+            if not any(v.strip() for v in row):
                 continue
-            where = f"{source}, line {reader.line_num}"
+            where = f"{source}, line {line}"
+            spanning = next((v for v in row if "\n" in v), None)
+            if spanning is not None:
+                raise DataFileError(
+                    f"{where}: a quoted value runs over the end of the line "
+                    f"({short_repr(spanning)}); is a quote not closed?"
+                )
             if len(row) != len(header):
                 raise DataFileError(
                     f"{where}: {len(row)} values, but the header has {len(header)} columns"
@@ -721,32 +825,30 @@ def _slow_table(
                 if j == label_col:
                     values.append(_label(cell, where, decimal_comma))
                     continue
+                if not cell:
+                    raise DataFileError(f"{where}: no value in {self._column(j)}")
+                quoted = f"{short_repr(cell)} in {self._column(j)}"
                 try:
                     number = _number(cell, decimal_comma)
                 except ValueError:
+                    hint = " (digits are not grouped with _)" if "_" in cell else ""
+                    raise DataFileError(f"{where}: {quoted} is not a number{hint}") from None
+                if math.isnan(number) or (math.isinf(number) and "inf" in cell.lower()):
+                    raise DataFileError(f"{where}: {quoted} is not a finite number")
+                if not abs(number) <= MAX_COORDINATE:  # infinite: too many digits for a float
                     raise DataFileError(
-                        f"{where}: {cell!r} in column {header[j]!r} is not a number"
-                    ) from None
-                if not math.isfinite(number):
-                    raise DataFileError(
-                        f"{where}: {cell!r} in column {header[j]!r} is not a finite number"
-                    )
-                if abs(number) > MAX_COORDINATE:
-                    raise DataFileError(
-                        f"{where}: {cell!r} in column {header[j]!r} is beyond "
-                        f"±{MAX_COORDINATE:g} (its square would overflow); rescale the data"
+                        f"{where}: {quoted} is beyond ±{MAX_COORDINATE:g} (its square would "
+                        "overflow); rescale the data"
                     )
                 values.append(number)
-    except csv.Error as exc:
-        raise DataFileError(f"{source}, line {reader.line_num}: {exc}") from None
-    return np.array(values, dtype=np.float64).reshape(-1, len(header))
+        return np.array(values, dtype=np.float64).reshape(-1, len(header))
 
 
 def json_number(value: object, where: str) -> float:
     """A JSON number as a finite float, or a one-line `DataFileError`; `where` names the
     file and the item (data files and session files alike)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise DataFileError(f"{where} ({_one_line(repr(value))[:40]}) is not a number")
+        raise DataFileError(f"{where} ({short_repr(value)}) is not a number")
     try:
         number = float(value)
     except OverflowError:
@@ -807,7 +909,7 @@ def dataset_from_json(data: object, source: str) -> Dataset:
         where = f"{source}: labels[{i}]"
         mapped[i] = json_number(value, where)
         if mapped[i] not in (-1.0, 0.0, 1.0):
-            raise DataFileError(f"{where} ({value!r}) is not -1, +1, 0 or 1")
+            raise DataFileError(f"{where} ({short_repr(value)}) is not -1, +1, 0 or 1")
     if names:
         dimension = len(names)
     elif points and isinstance(points[0], list):
@@ -824,10 +926,11 @@ def dataset_from_json(data: object, source: str) -> Dataset:
                 + (f"there are {dimension} names" if names else f"points[0] has {dimension}")
             )
         rows.append([json_number(v, f"{source}: points[{i}][{j}]") for j, v in enumerate(p)])
+    labels_mapped = _map_labels(mapped, source)
     try:
         return Dataset(
             np.array(rows, dtype=np.float64).reshape(len(rows), dimension),
-            _map_labels(mapped, source),
+            labels_mapped,
             names=names,
         )
     except ValueError as exc:

@@ -3,16 +3,60 @@
 A file is written to a temporary file beside its target (the same folder, so that the
 rename is atomic) and renamed over the target only when complete: a crash, a full disk or
 a cancel leaves the old file or the new one, never half of one, and no temporary file.
+
+The target must be a regular file or not exist yet: a device (/dev/null), a pipe or a socket
+at the path is refused (renaming over it would replace the system's node with a file), and
+a symbolic link is followed, so that its target gets the new content (written atomically in
+the target's folder) and the link stays a link.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["temporary_beside", "write_atomically"]
+__all__ = ["NotARegularFile", "regular_target", "temporary_beside", "write_atomically"]
+
+
+class NotARegularFile(OSError):
+    """Something other than a regular file (a device, pipe or socket) is where a file would
+    be written; `strerror` says so in words, `filename` is the path."""
+
+    def __init__(self, path: str | Path, kind: str) -> None:
+        super().__init__(errno.EEXIST, f"is not a regular file (it is {kind})", str(path))
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def regular_target(path: str | Path) -> Path:
+    """Where writing `path` must go: the path itself, or the file a symbolic link (or a
+    chain of them) names. Raises `NotARegularFile` when a device, pipe or socket is there,
+    IsADirectoryError for a folder, OSError when it cannot be looked at (a loop of links);
+    a missing target is fine (it will be created)."""
+    path = Path(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return path
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+    if not stat.S_ISREG(mode):
+        raise NotARegularFile(path, _kind(mode))
+    return path
 
 
 def _new_file_mode() -> int:
@@ -46,10 +90,12 @@ def write_atomically(path: str | Path, data: bytes | str, *, durable: bool = Tru
     `durable`: the data are flushed to the disk before the rename, and the rename itself
     after it, so that even a power cut leaves the old file or the new one (sessions; an
     export's frames skip it: they can be written again, and fsync per frame is slow).
-    An existing file keeps its permissions. Raises OSError (no permission, disk full, a
-    folder at `path`, ...); the target is then as it was and no temporary file stays.
+    An existing file keeps its permissions; a symbolic link is followed (its target is
+    written). Raises OSError (no permission, disk full, a folder at `path`, ...), and
+    `NotARegularFile` for a device, pipe or socket; the target is then as it was and no
+    temporary file stays.
     """
-    path = Path(path)
+    path = regular_target(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         mode: int | None = path.stat().st_mode & 0o777

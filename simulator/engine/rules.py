@@ -451,6 +451,12 @@ class Rule:
         """The value this rule uses for its parameter `name` (a derived default included)."""
         return getattr(self, name)
 
+    @property
+    def novikoff_bound(self) -> bool:
+        """Whether Block–Novikoff's bound is this rule's (`bound` "novikoff"): then its proof,
+        the squeeze A_k ≥ k ≥ B_k, applies on separable data. Views ask this."""
+        return self.bound == "novikoff"
+
     def state_shape(self, n_features: int) -> tuple[int, ...]:
         return (n_features,)
 
@@ -875,15 +881,22 @@ class Adaline(Rule):
     def default_rate(features: FloatArray | None, *, batch: bool) -> float:
         """Half the sufficient stable bound, 1/R² online or 1/λ_max(XᵀX) batch, rounded
         down to two significant digits (a number a teacher can type): inside the stable
-        range with room to spare, and as large as that allows, so it learns quickly."""
+        range with room to spare, and as large as that allows, so it learns quickly. At
+        most the largest η (1e6), which tiny data (R² < 1e-6) would exceed."""
         if features is None or features.shape[0] == 0:
             return ADALINE_FALLBACK_RATE
         if batch:
             scale = largest_gram_eigenvalue(features)
         else:
             scale = float(np.max(np.einsum("ij,ij->i", features, features)))
+        largest = ADALINE_RATE.maximum
+        assert largest is not None
+        if scale == 0.0 and np.any(features):
+            return largest  # squares that underflow: tiny data, not none
         if not (math.isfinite(scale) and scale > 0):
             return ADALINE_FALLBACK_RATE
+        if scale * largest <= 1.0:  # tiny data: 1/R² beyond the largest η (or a float)
+            return largest
         return round_down(1.0 / scale)
 
     def __post_init__(self) -> None:

@@ -32,6 +32,7 @@ nothing in the file is executed (no pickle, no eval).
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -47,15 +48,17 @@ from simulator.engine.dataset import (
     json_number,
     json_text,
     read_text,
+    short_repr,
 )
 from simulator.engine.files import write_atomically
 from simulator.engine.records import Settings
-from simulator.engine.simulation import Simulation
+from simulator.engine.simulation import MAX_SEED, Simulation
 
 __all__ = [
     "FORMAT",
     "MAX_REPLAY_TRIALS",
     "VERSION",
+    "VERSIONS",
     "Session",
     "load_session",
     "save_session",
@@ -66,6 +69,8 @@ __all__ = [
 
 FORMAT = "linear-classifier-lab session"
 VERSION = 1
+VERSIONS = (1,)
+"""The session formats this version reads (a file of another is refused, not guessed at)."""
 MAX_REPLAY_TRIALS = 20_000_000
 """The furthest a restored session replays (the history holds this many trials in 64 MB)."""
 
@@ -121,9 +126,14 @@ class Session:
 def session_to_json(
     dataset: Dataset, settings: Settings, trial: int, *, state: ArrayLike | None = None
 ) -> str:
-    """The session file's text (see the module docstring); `state` is `simulation.state`."""
+    """The session file's text (see the module docstring); `state` is `simulation.state`.
+
+    A ValueError, and no text, when something would not read back: a trial below 0, a
+    setting that is not a finite number (JSON has no NaN or infinity; a NaN α that the
+    perceptron never uses would still poison the file), a seed beyond 0 … 2³¹ − 1."""
     if isinstance(trial, bool) or not isinstance(trial, int | np.integer) or trial < 0:
-        raise ValueError(f"the trial must be a whole number >= 0; got {trial!r}")
+        raise ValueError(f"the trial must be a whole number >= 0; got {short_repr(trial)}")
+    _check_settings(settings)
     document: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -136,6 +146,44 @@ def session_to_json(
     if state is not None:
         document["state"] = np.asarray(state, dtype=np.float64).tolist()
     return json_text(document) + "\n"
+
+
+def _check_settings(settings: Settings) -> None:
+    """A ValueError naming the first setting a session file could not hold."""
+    for name in (*_NUMBER, *_OPTIONAL_NUMBER):
+        value = getattr(settings, name)
+        if value is not None and not _finite(value):
+            raise ValueError(
+                f"settings.{name} is {short_repr(value)}; a session holds finite numbers only"
+            )
+    weights = settings.initial_weights
+    if (
+        weights is not None
+        and not isinstance(weights, str)
+        and not all(_finite(v) for v in weights)
+    ):
+        raise ValueError(
+            "settings.initial_weights are not all finite numbers; a session holds finite "
+            "numbers only"
+        )
+    seed = settings.seed
+    if (
+        isinstance(seed, bool)
+        or not isinstance(seed, int | np.integer)
+        or not (0 <= seed <= MAX_SEED)
+    ):
+        raise ValueError(
+            f"settings.seed must be a whole number 0 … {MAX_SEED}; got {short_repr(seed)}"
+        )
+
+
+def _finite(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 def save_session(
@@ -176,15 +224,22 @@ def session_from_json(text: str, source: str = "<text>") -> Session:
             f"{source}: made by a newer version (session format {version}); "
             f"this one reads format {VERSION}"
         )
+    if version not in VERSIONS:
+        raise DataFileError(
+            f"{source}: session format {version} does not exist; this one reads format "
+            + ", ".join(map(str, VERSIONS))
+        )
     dataset = dataset_from_json(document, source)
     settings = settings_from_json(document.get("settings"), source)
     trial = document.get("trial")
     if isinstance(trial, bool) or not isinstance(trial, int) or trial < 0:
-        raise DataFileError(f"{source}: 'trial' must be a whole number >= 0; got {trial!r}")
+        raise DataFileError(
+            f"{source}: 'trial' must be a whole number >= 0; got {short_repr(trial)}"
+        )
     try:
         simulation = Simulation.from_settings(dataset, settings)
     except (ValueError, TypeError) as exc:
-        raise DataFileError(f"{source}: settings: {exc}") from None
+        raise DataFileError(f"{source}: settings: {_clip(str(exc))}") from None
     state = _state(document.get("state"), simulation, source)
     return Session(dataset=dataset, settings=settings, trial=trial, state=state)
 
@@ -201,23 +256,32 @@ def settings_from_json(raw: object, source: str) -> Settings:
     for name, value in raw.items():
         where = f"{source}: settings.{name}"
         if name not in known:
-            raise DataFileError(f"{source}: unknown setting {name!r}")
+            raise DataFileError(f"{source}: unknown setting {short_repr(name)}")
         if name in _TEXT and not isinstance(value, str):
-            raise DataFileError(f"{where} must be text; got {value!r}")
+            raise DataFileError(f"{where} must be text; got {short_repr(value)}")
         if name in _OPTIONAL_TEXT and not (value is None or isinstance(value, str)):
-            raise DataFileError(f"{where} must be text or null; got {value!r}")
+            raise DataFileError(f"{where} must be text or null; got {short_repr(value)}")
         if name in _NUMBER or (name in _OPTIONAL_NUMBER and value is not None):
             value = json_number(value, where)
         if name == "bias" and not isinstance(value, bool):
-            raise DataFileError(f"{where} must be true or false; got {value!r}")
-        if name == "seed" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise DataFileError(f"{where} must be a whole number; got {value!r}")
+            raise DataFileError(f"{where} must be true or false; got {short_repr(value)}")
+        if name == "seed" and (
+            isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED
+        ):
+            raise DataFileError(
+                f"{where} must be a whole number 0 … {MAX_SEED}; got {short_repr(value)}"
+            )
         if name == "initial_weights" and not (value is None or isinstance(value, str)):
             if not isinstance(value, list):
                 raise DataFileError(f"{where} must be null, a name or a list of numbers")
             value = tuple(json_number(v, f"{where}[{i}]") for i, v in enumerate(value))
         values[name] = value
     return Settings(**values)
+
+
+def _clip(message: str, limit: int = 300) -> str:
+    """`message` cut to `limit` characters: a rule's error may quote a setting in full."""
+    return message if len(message) <= limit else message[:limit] + "…"
 
 
 def _state(raw: object, simulation: Simulation, source: str) -> tuple[Any, ...] | None:

@@ -63,6 +63,10 @@ _UNIT_ROUNDOFF = 2.0**-53
 _EXACT_FEATURES = 16  # exact proof up to this many (its cost grows as D³ with big integers)
 _EXACT_FALLBACK_FEATURES = 64  # beyond, not even when floating point fails
 _HULL_FEATURES = 8  # Qhull's cost grows as n^(D/2)
+_HULL_ROWS = {4: 30_000, 5: 5_000, 6: 1_000, 7: 250, 8: 100}
+"""The most candidate vertices Qhull is given in D dimensions (none beyond 3 dimensions):
+its facets grow as n^⌊D/2⌋, and at these sizes even points on a sphere (every one a vertex)
+take 1–2 s; 300 points in 8-D took 35 s (tools: /tmp/f-data/hull_sphere.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +88,8 @@ class MarginReport:
     separator: tuple[float, ...] | None
     support: tuple[tuple[float, ...], ...] = field(default=(), compare=False, repr=False)
     support_weights: tuple[float, ...] = field(default=(), compare=False, repr=False)
+    reason: str = field(default="", compare=False)
+    """Why γ* is nan when it is not computed (too many features or hull vertices), or ""."""
 
     @property
     def separable(self) -> bool:
@@ -92,7 +98,7 @@ class MarginReport:
 
 @dataclass(frozen=True, slots=True)
 class AdalineReport:
-    """Least squares and Adaline's stable learning rates in feature space."""
+    """Least squares and learning rates sufficient for Adaline's stability, in feature space."""
 
     least_squares: tuple[float, ...] | None
     online_rate_limit: float
@@ -318,16 +324,18 @@ def _exact_wolfe(
     return corral, weights, p
 
 
-def _negative_margin(Z: FloatArray) -> float:
-    """γ* when the origin is in conv(Z): minus its distance to the hull's boundary.
+def _negative_margin(Z: FloatArray) -> tuple[float, str]:
+    """γ* when the origin is in conv(Z): minus its distance to the hull's boundary, and
+    why it is nan when it is.
 
-    0 when the hull is flat (Z spans less than the feature space); nan beyond 8 dimensions.
+    0 when the hull is flat (Z spans less than the feature space); nan beyond 8 dimensions
+    or beyond `_HULL_ROWS` candidate vertices (the window must not freeze for minutes).
     The facets come from Qhull on columns scaled by powers of two (well conditioned, and
     exact); the nearest ones are then measured exactly.
     """
     D = Z.shape[1]
     if D == 1:
-        return float(max(np.min(Z), -np.max(Z))) + 0.0  # hull [a, b] with a <= 0 <= b
+        return float(max(np.min(Z), -np.max(Z))) + 0.0, ""  # hull [a, b] with a <= 0 <= b
     # Imported here: SciPy's spatial module takes ~0.4 s to load, and only data that are
     # not separable need it (the window must paint fast).
     from scipy.spatial import ConvexHull, QhullError
@@ -340,15 +348,26 @@ def _negative_margin(Z: FloatArray) -> float:
     # The vertices span what all the points span; a rank that rounding calls deficient is
     # checked exactly (a nearly flat hull is not a flat one).
     if np.linalg.matrix_rank(W) < D and (len(rows) > 200 or _exact_rank(Z[rows]) < D):
-        return 0.0
+        return 0.0, ""
     if D > _HULL_FEATURES:
-        return math.nan
+        return (
+            math.nan,
+            f"γ* of data that are not separable is found up to {_HULL_FEATURES} features",
+        )
+    limit = _HULL_ROWS.get(D)
+    if limit is not None and len(rows) > limit:
+        return math.nan, (
+            f"γ* of data that are not separable is found up to {limit:,} possible hull "
+            f"vertices in {D} features; these have {len(rows):,}"
+        )
     try:
         hull = ConvexHull(W, qhull_options="Qc")
     except QhullError:  # too flat for Qhull: every facet through the candidates, exactly
         ints, exponent = _integers(Z[rows])
         flat = _all_facets(ints)
-        return math.nan if flat is None else -_sqrt(flat * Fraction(4) ** exponent) + 0.0
+        if flat is None:
+            return math.nan, "γ* not found: the hull is too flat for Qhull"
+        return -_sqrt(flat * Fraction(4) ** exponent) + 0.0, ""
     # Qhull's facets: unit normal n', offset c', n'·w + c' <= 0 inside; as w = z ⊙ 2^shifts,
     # the plane in z is (n' ⊙ 2^shifts)·z + c' = 0, at distance −c'/|n' ⊙ 2^shifts|
     # (computed as 2^-top (−c'/|n' ⊙ 2^(shifts − top)|), which cannot overflow).
@@ -383,8 +402,8 @@ def _negative_margin(Z: FloatArray) -> float:
     if best is None:  # Qhull's nearest facets fail the exact test (nearly degenerate data)
         best = _all_facets(ints)
     if best is None:
-        return -max(nearest, 0.0)
-    return -_sqrt(best * Fraction(4) ** exponent) + 0.0
+        return -max(nearest, 0.0), ""
+    return -_sqrt(best * Fraction(4) ** exponent) + 0.0, ""
 
 
 def _exact_rank(rows: FloatArray) -> int:
@@ -640,13 +659,15 @@ def _origin_report(
     weights: tuple[float, ...],
 ) -> MarginReport:
     """The report when the hull holds the origin: not separable, γ* <= 0 (or nan)."""
+    gamma, reason = _negative_margin(Z)
     return MarginReport(
-        gamma=_negative_margin(Z),
+        gamma=gamma,
         radius=radius,
         bound=math.inf,
         separator=None,
         support=support,
         support_weights=weights,
+        reason=reason,
     )
 
 
@@ -726,15 +747,73 @@ def general_mistake_bound(
 
     Squaring a + bk <= sqrt(c + ek) (a = w₀·u, b = ηγ, c = |w₀|², e = η²R²) gives
     b²k² + (2ab − e)k + a² − c <= 0, whose larger root is the bound. With w₀ = 0 it is R²/γ².
+    inf when γ <= 0, an input is not finite, or the bound is beyond floating point; never
+    an exception (a tiny ηγ, whose square underflows, is solved in exact fractions).
     """
-    if not gamma > 0:
+    values = (gamma, radius, learning_rate)
+    if not gamma > 0 or not all(math.isfinite(v) for v in values) or not learning_rate > 0:
         return math.inf
-    a = float(np.dot(w0, separator))
-    b = learning_rate * gamma
-    c = float(np.dot(w0, w0))
-    e = (learning_rate * radius) ** 2
-    discriminant = e * e - 4.0 * a * b * e + 4.0 * b * b * c
-    return (e - 2.0 * a * b + math.sqrt(max(discriminant, 0.0))) / (2.0 * b * b)
+    w0 = np.asarray(w0, dtype=np.float64)
+    u = np.asarray(separator, dtype=np.float64)
+    if not (np.all(np.isfinite(w0)) and np.all(np.isfinite(u))):
+        return math.inf
+    with np.errstate(all="ignore"):
+        a = float(np.dot(w0, u))
+        c = float(np.dot(w0, w0))
+        b = learning_rate * gamma
+        e = (learning_rate * radius) * (learning_rate * radius)
+        discriminant = e * e - 4.0 * a * b * e + 4.0 * b * b * c
+        terms = (a, c, b * b, e, discriminant)
+        # Floats when every square is well inside their range (no subnormal lost digits).
+        if all(math.isfinite(t) for t in terms) and min(b * b, e * e) >= 1e-280:
+            # The larger root of b²k² + Bk + C, B = 2ab − e, C = a² − c, written so that
+            # nothing cancels: (−B + √D)/2b² when B <= 0, else 2C/(−B − √D) (w₀ far along
+            # u, where the first form is a tiny difference of huge numbers).
+            big_b = 2.0 * a * b - e
+            root_d = math.sqrt(max(discriminant, 0.0))
+            if big_b <= 0:
+                root = (root_d - big_b) / (2.0 * b * b)
+            else:
+                root = 2.0 * (a * a - c) / (-big_b - root_d)
+            if math.isfinite(root):
+                return max(root, 0.0) + 0.0  # never -0.0
+    return _exact_general_bound(w0, u, gamma, radius, learning_rate)
+
+
+def _exact_general_bound(
+    w0: FloatArray, u: FloatArray, gamma: float, radius: float, learning_rate: float
+) -> float:
+    """`general_mistake_bound` in exact fractions (the floats overflowed or underflowed).
+
+    Divided by b²: k² − Bk + C <= 0 with B = r² − 2s, C = s² − t² (r = R/γ, s = a/b,
+    t² = c/b²); the larger root (B + √D)/2, or 2C/(B − √D) when B < 0 (no cancellation).
+    """
+    F = Fraction
+    b = F(learning_rate) * F(gamma)
+    a = sum((F(x) * F(y) for x, y in zip(w0.tolist(), u.tolist(), strict=True)), F(0))
+    c = sum((F(x) * F(x) for x in w0.tolist()), F(0))
+    r2 = (F(radius) / F(gamma)) ** 2
+    s = a / b
+    big_b = r2 - 2 * s
+    big_c = s * s - c / (b * b)
+    root_d = _fraction_sqrt(max(big_b * big_b - 4 * big_c, F(0)))
+    if big_b >= 0:
+        k = (big_b + root_d) / 2
+    else:
+        k = 2 * big_c / (big_b - root_d) if big_b != root_d else F(0)
+    try:
+        return max(float(k), 0.0)
+    except OverflowError:
+        return math.inf
+
+
+def _fraction_sqrt(q: Fraction, bits: int = 80) -> Fraction:
+    """√q to about `bits` significant bits, as a fraction (q >= 0, of any size)."""
+    if q == 0:
+        return Fraction(0)
+    e = max(0, (2 * bits - (q.numerator.bit_length() - q.denominator.bit_length())) // 2)
+    scaled = q * 4**e
+    return Fraction(math.isqrt(scaled.numerator // scaled.denominator), 2**e)
 
 
 def monotone_disjunction(X: FloatArray, y: NDArray[np.int8]) -> tuple[int, ...] | None:

@@ -2,25 +2,31 @@
 runs them before Qt is imported) and the window's export dialog. No Qt here.
 
 Two kinds of problem: a `ValueError` when the arguments name no possible place (a file
-where the folder should be, a missing folder, a wrong suffix), and `CannotWrite` when the
-place exists but the file system refuses (not writable, a folder where the GIF should be).
+where the folder should be, a missing folder, a wrong suffix, a device, pipe or socket
+where a file should be), and `CannotWrite` when the place exists but the file system
+refuses (not writable, a folder where the GIF should be). A symbolic link is followed: its
+target is what is checked and written.
 The command line exits 2 for the first and 1 for the second.
 """
 
 from __future__ import annotations
 
+import argparse
 import errno
 import tempfile
 from pathlib import Path
 
 from simulator.engine import Dataset
+from simulator.engine.files import NotARegularFile, regular_target
 
 __all__ = [
     "MP4_INSTALL_HINT",
     "CannotWrite",
     "check_animation_target",
+    "check_file_target",
     "mp4_available",
     "mp4_size_problem",
+    "path_argument",
     "plane_problem",
     "prepare_folder",
 ]
@@ -91,12 +97,32 @@ def prepare_folder(folder: Path) -> None:
     _probe(folder)
 
 
+def path_argument(text: str) -> Path:
+    """A command-line path; an empty one is refused (Path("") is ".", the current folder:
+    `--out ''` would write frames there, or call the folder a file)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; name a file or folder")
+    return Path(text)
+
+
+def check_file_target(target: Path, suffix: str | None = None) -> None:
+    """Make sure the file `target` can be written (atomically: a new file in its folder,
+    renamed over it), before any work is done; a symbolic link is checked at its target."""
+    if suffix is not None and target.suffix.lower() != suffix:
+        raise ValueError(f"the file name must end in {suffix}")
+    try:
+        destination = regular_target(target)
+    except IsADirectoryError:
+        raise CannotWrite("is a folder; name the file to write") from None
+    except NotARegularFile as exc:
+        raise ValueError(exc.strerror) from None
+    except OSError as exc:
+        raise CannotWrite(_reason(exc)) from None
+    if not destination.parent.is_dir():
+        raise ValueError(f"no such folder {destination.parent}")
+    _probe(destination.parent)
+
+
 def check_animation_target(target: Path, suffix: str) -> None:
     """Make sure the GIF or MP4 `target` can be written, before any frame is rendered."""
-    if target.suffix.lower() != suffix:
-        raise ValueError(f"the file name must end in {suffix}")
-    if target.is_dir():
-        raise CannotWrite("is a folder; name the file to write")
-    if not target.parent.is_dir():
-        raise ValueError(f"no such folder {target.parent}")
-    _probe(target.parent)
+    check_file_target(target, suffix)

@@ -25,7 +25,7 @@ import numpy as np
 from simulator.engine import Dataset
 from simulator.engine.files import write_atomically
 from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
-from simulator.export.checks import prepare_folder
+from simulator.export.checks import check_file_target, path_argument, prepare_folder
 from simulator.export.interrupt import StopFlag, exit_status
 
 __all__ = [
@@ -105,12 +105,18 @@ def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
         "hundred variables)",
     )
     lab.add_argument(
-        "--out", required=True, type=Path, metavar="CSV", help="results: n,rule,mistakes,bound"
+        "--out",
+        required=True,
+        type=path_argument,
+        metavar="CSV",
+        help="results: n,rule,mistakes,bound",
     )
-    lab.add_argument("--plot", type=Path, metavar="PNG", help="also draw mistakes against n")
+    lab.add_argument(
+        "--plot", type=path_argument, metavar="PNG", help="also draw mistakes against n"
+    )
     lab.add_argument(
         "--save-data",
-        type=Path,
+        type=path_argument,
         metavar="DIR",
         help="also write each stream as DIR/disjunction_n{n}.csv (x1…xn,label)",
     )
@@ -125,15 +131,13 @@ def _whole(text: str, what: str) -> int:
 
 
 def _file_target(path: Path, flag: str, suffix: str | None = None) -> None:
-    if suffix is not None and path.suffix.lower() != suffix:
-        raise ValueError(f"{flag} {path}: the file name must end in {suffix}")
-    if path.is_dir():
-        raise ValueError(f"{flag} {path}: is a folder; give a file name")
-    parent = path.parent
-    if not parent.is_dir():
-        raise ValueError(f"{flag} {path}: no such folder {parent}")
-    if not os.access(parent, os.W_OK):
-        raise ValueError(f"{flag} {path}: the folder {parent} is not writable")
+    """A ValueError (exit 2) unless a file can be written at `path` (see
+    `checks.check_file_target`: a device, pipe or socket is refused, a link followed)."""
+    try:
+        check_file_target(path, suffix)
+    except ValueError as exc:  # CannotWrite too: the lab refuses before it runs
+        message = str(exc).replace("name the file to write", "give a file name")
+        raise ValueError(f"{flag} {path}: {message}") from None
 
 
 def lab_options(options: argparse.Namespace) -> LabOptions:

@@ -35,7 +35,7 @@ from PySide6.QtGui import (
 
 from simulator.ui import style
 from simulator.ui.charts import ChartPanel
-from simulator.ui.frame import Frame, explain_trial, format_number
+from simulator.ui.frame import Frame, explain_trial, format_bound, format_number
 from simulator.ui.plot_view import PlotView
 
 __all__ = ["FrameRenderer", "drawing_colours"]
@@ -64,10 +64,10 @@ def _header(frame: Frame, *, wide: bool) -> list[tuple[str, str]]:
         status = "not linearly separable"
     theory = (
         f"γ* = {format_number(r.gamma, 4)} · R = {format_number(r.radius, 4)} · "
-        f"R²/γ*² = {format_number(r.bound, 4)}"
+        f"R²/γ*² = {format_bound(r.bound, r.separable, 4)}"
     )
     if frame.bound_is_general and frame.mistake_bound is not None:
-        theory += f" · bound from w₀ = {format_number(frame.mistake_bound, 4)}"
+        theory += f" · bound from w₀ = {format_bound(frame.mistake_bound, r.separable, 4)}"
     trial = s.last_trial
     if trial is None:
         verdict = "the start: no trial yet"

@@ -2,8 +2,10 @@
 
 Every file appears whole or not at all: each is written to a temporary file beside its
 target and renamed over it only when complete, so a cancelled or failed export leaves no
-half-written frame or animation. A failed write raises `ExportError` naming the file and
-the system's reason ("No space left on device"), never a traceback.
+half-written frame or animation. A device, pipe or socket at a target is refused, and a
+symbolic link is followed: its target is written (see `files.regular_target`). A failed
+write raises `ExportError` naming the file and the system's reason ("No space left on
+device"), never a traceback.
 
 Memory stays bounded: PNG and GIF frames are encoded on worker threads while the next
 frame is rendered, with at most a few frames waiting, and the GIF is streamed to disk
@@ -30,7 +32,7 @@ from PIL import GifImagePlugin, Image
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage
 
-from simulator.engine.files import temporary_beside, write_atomically
+from simulator.engine.files import regular_target, temporary_beside, write_atomically
 from simulator.export.checks import MP4_INSTALL_HINT, mp4_size_problem
 
 __all__ = ["ExportError", "GifWriter", "Mp4Writer", "PngSequence", "frame_name", "frame_pixels"]
@@ -51,6 +53,15 @@ def frame_name(index: int) -> str:
 
 def _cannot_write(target: Path, exc: OSError) -> ExportError:
     return ExportError(f"cannot write {target}: {exc.strerror or exc}")
+
+
+def _destination(target: Path) -> Path:
+    """Where `target` is written: itself or the file its symbolic link names (an
+    `ExportError` for a device, pipe, socket or folder there)."""
+    try:
+        return regular_target(target)
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
 
 
 def _temporary_beside(target: Path) -> Path:
@@ -180,7 +191,8 @@ class GifWriter:
         self.duration_ms = max(20, round(1000 / fps))  # GIF delays are in 1/100 s; 2 at least
         self._size = size
         self._colours = list(colours)
-        self._temporary = _temporary_beside(self.target)
+        self._destination = _destination(self.target)
+        self._temporary = _temporary_beside(self._destination)
         try:
             self._file: IO[bytes] | None = self._temporary.open("wb")
         except OSError as exc:
@@ -215,7 +227,7 @@ class GifWriter:
             self.abort()
             return None
         try:
-            os.replace(self._temporary, self.target)
+            os.replace(self._temporary, self._destination)
         except OSError as exc:
             self.abort()
             raise _cannot_write(self.target, exc) from None
@@ -331,7 +343,8 @@ class Mp4Writer:
             raise ExportError(MP4_INSTALL_HINT) from None
         self.target = Path(target)
         self._size = (width, height)
-        self._temporary = _temporary_beside(self.target)
+        self._destination = _destination(self.target)
+        self._temporary = _temporary_beside(self._destination)
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finish() or abort()
         rate = Fraction(fps).limit_denominator(1000)
         command = [
@@ -401,7 +414,7 @@ class Mp4Writer:
             self._remove()
             return None
         try:
-            os.replace(self._temporary, self.target)
+            os.replace(self._temporary, self._destination)
         except OSError as exc:
             self._remove()
             raise _cannot_write(self.target, exc) from None

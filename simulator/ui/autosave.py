@@ -13,6 +13,11 @@ at once. With very large data the wait grows to `COST_FACTOR` times what the las
 took (a million points: about a minute), so autosaving never takes more than a small
 share of the machine from the class's run.
 
+Where that cannot be (the folder is a file or cannot be written, or `autosave.lab.json`
+is a folder), autosave is off and `problem` says why in one line, which the window shows
+in its status bar at start; a write that fails later says so once (`failed`), not at
+every retry.
+
 Two windows: each running window holds a lock (`QLockFile`) on its own file; the first
 takes `autosave.lab.json`, a second one `autosave-2.lab.json`, and so on. A lock whose
 process died is stale and is taken over, so the next start finds the dead run's file.
@@ -107,6 +112,7 @@ class Autosaver(QObject):
         self._failing = False
         self._again = False
         self._held = 0
+        self.problem: str | None = None  # why autosave is off, in one line
         self._claim()
 
     @property
@@ -115,18 +121,33 @@ class Autosaver(QObject):
         return self.path is not None
 
     def _claim(self) -> None:
+        off = "Autosave is off"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
+        except OSError as exc:
+            why = "a file is in the way" if isinstance(exc, FileExistsError) else exc.strerror
+            self.problem = f"{off}: its folder {self.folder} cannot be made ({why})."
             return
+        denied = False
         for slot in range(1, _SLOTS + 1):
             suffix = "" if slot == 1 else f"-{slot}"
             lock = QLockFile(str(self.folder / f"autosave{suffix}.lock"))
             lock.setStaleLockTime(0)  # never stale while its process lives
             if lock.tryLock(0):
+                path = self.folder / AUTOSAVE_NAME.replace(".lab", f"{suffix}.lab")
+                if path.exists() and not path.is_file():  # a folder in the way
+                    lock.unlock()
+                    self.problem = f"{off}: {path} is not a file (a folder?)."
+                    return
                 self._lock = lock
-                self.path = self.folder / AUTOSAVE_NAME.replace(".lab", f"{suffix}.lab")
+                self.path = path
                 return
+            denied = denied or lock.error() != QLockFile.LockError.LockFailedError
+        self.problem = (
+            f"{off}: the folder {self.folder} cannot be written."
+            if denied
+            else f"{off}: {_SLOTS} other windows autosave into {self.folder}."
+        )
 
     @property
     def writing(self) -> bool:

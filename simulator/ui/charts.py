@@ -57,7 +57,7 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.ui import style
-from simulator.ui.frame import Frame, format_number
+from simulator.ui.frame import Frame, format_bound, format_number
 from simulator.ui.trace import Followed, Proof, Trace, ceiling
 
 __all__ = [
@@ -86,6 +86,11 @@ PURPLE = QColor("#CC79A7")
 GREY = QColor("#7F7F7F")
 _SERIES = (BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY, BLACK, GREY)
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _unbroken(text: str) -> str:
+    """`text` for an HTML caption, never wrapped inside ("> 1.8e308" stays on one line)."""
+    return html.escape(text).replace(" ", "&nbsp;")
 
 
 def _pen(colour: QColor, width: float = 2.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> object:
@@ -616,8 +621,8 @@ class MistakesChart(Chart):
         bound = frame.mistake_bound
         finite = bound is not None and math.isfinite(bound)
         self.bound_line.setVisible(finite)
-        novikoff = frame.rule.bound == "novikoff"
-        what = "R²/γ*²" if novikoff and not frame.bound_is_general else "bound"
+        rule, general = frame.rule, frame.bound_is_general
+        what = "bound" if general or not rule.bound_formula else rule.bound_formula
         if bound is not None and finite:
             self.bound_line.setValue(bound)
             self.bound_line.label.setFormat(f"{what} = {format_number(bound, 4)}")
@@ -628,18 +633,23 @@ class MistakesChart(Chart):
         # No numbers that change every trial here: k and t are on the panel, and a caption
         # laid out again every frame would cost more than the chart.
         head = "k goes up by one at each mistake."
+        title = html.escape(rule.title)
+        if general:
+            whose = f"{title}'s mistake bound from this w₀ ≠ 0"
+        elif rule.bound_formula:
+            whose = f"{title}'s mistake bound {html.escape(rule.bound_formula)}"
+        else:
+            whose = f"{title}'s mistake bound on these data"
+        separable = frame.report.separable
         if bound is not None and finite:
-            if not novikoff:
-                whose = f"{html.escape(frame.rule.title)}'s mistake bound on these data"
-            elif frame.bound_is_general:
-                whose = "Novikoff's bound from this w₀ ≠ 0"
-            else:
-                whose = "Novikoff's bound R²/γ*² (from w₀ = 0)"
-            tail = f"{whose} is {format_number(bound, 4)} (dashed)."
+            tail = f"{whose} is {format_bound(bound, separable, 4)} (dashed)."
         elif bound is None:
-            tail = f"No mistake bound applies to {html.escape(frame.rule.title)} here."
+            tail = f"No mistake bound applies to {title} here."
         elif not len(frame.dataset):
             tail = ""
+        elif separable:  # finite, but past the largest float: no line to draw
+            shown = _unbroken(format_bound(bound, separable, 4))
+            tail = f"{whose} is {shown}, far above the chart."
         else:
             tail = "The data are not linearly separable: k has no bound."
         self.set_caption(f"{head}<br>{tail}")
@@ -743,7 +753,7 @@ class ProofChart(Chart):
         if finite:
             self.bound_line.setValue(proof.bound)
             what = "bound" if proof.general else "R²/γ*²"
-            self.bound_line.label.setFormat(f"{what} = {format_number(proof.bound, 4)}")
+            self.bound_line.label.setFormat(f"{what} = {format_bound(proof.bound, True, 4)}")
         top = max(right, float(np.max(proof.along)))
         bottom = min(0.0, float(np.min(proof.along)), float(np.min(proof.norm)))
         self.set_axes((0.0, right), (bottom, top))
@@ -756,7 +766,7 @@ class ProofChart(Chart):
         def number(value: float) -> str:
             return format_number(value, 4)
 
-        bound = number(proof.bound)
+        bound = _unbroken(format_bound(proof.bound, True, 4))  # the proof is of separable data
         given = (
             f"η = {number(proof.learning_rate)}, γ* = {number(proof.gamma)}, "
             f"R = {number(proof.radius)}"
@@ -1072,7 +1082,7 @@ class ChartPanel(QWidget):
 
     def second(self, frame: Frame) -> Chart:
         """The chart under the mistakes chart for this frame."""
-        proof = frame.rule.bound == "novikoff" and frame.report.separable
+        proof = frame.rule.novikoff_bound and frame.report.separable
         return self.proof if proof else self.loss
 
     def show_frame(self, frame: Frame) -> None:

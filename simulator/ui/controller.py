@@ -11,11 +11,17 @@ Decisions a teacher will notice, written down here:
   preset) restarts the run. Every data change is one step on the undo stack.
 - Changing a learner setting (rule, η, α, θ, bias, ...) restarts the run with the new
   setting; the points stay. A new rule starts from its own defaults (η, θ, tie rule).
-  A setting the engine refuses is reported and not applied.
+  A setting that is refused (the engine's ranges; a number that is not finite, or a seed
+  outside 0 … 2³¹−1, never even reaches the engine) gets one dialog and is not applied.
+- Undo and redo bring back the points with the settings of now, unless those do not fit
+  the points (a custom w₀ of another length, after data of another dimension): then the
+  settings the points last had come back with them, and the status bar says so. Undoing
+  an opened session brings back the settings from before it, as well as the points.
 - Running is chunked on a QTimer: each tick runs the engine for at most `tick_budget`
   seconds, so the window always answers within a frame, and Pause is immediate.
-  Below 60 trials/s one trial runs per tick; above, as many as the speed asks for
-  (measured with `clock`). `advance(n)` runs n ticks at once: tests drive time with it.
+  Below 62.5 trials/s (one per 16 ms frame) one trial runs per tick; above, as many as
+  the speed asks for (measured with `clock`). `advance(n)` runs n ticks at once: tests
+  drive time with it.
 - A Run stops where w is found to cycle (non-separable data in cyclic order: w at the
   start of an epoch repeats one P epochs earlier) and says that it will never converge;
   Step and Next mistake still go on through the cycle.
@@ -31,19 +37,64 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from numbers import Integral, Real
 
+import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from simulator.engine import Dataset, Settings, Simulation
+from simulator.engine import ALGORITHMS, Dataset, Settings, Simulation
+from simulator.engine.simulation import MAX_SEED
 from simulator.ui.frame import Frame, build_frame
 from simulator.ui.safety import report_exception
 
-__all__ = ["SimulationController", "cycle_text"]
+__all__ = ["SimulationController", "cycle_text", "settings_problem"]
 
 TICK_BUDGET = 0.008  # seconds of engine work per timer tick
 FRAME_INTERVAL_MS = 16
 NEXT_MISTAKE_EPOCHS = 1000  # give up looking for a mistake after this many epochs
+
+
+def _number_name(name: str) -> str:
+    """'the learning rate η' for a rule's parameter; the field's own name otherwise."""
+    for rule in ALGORITHMS.values():
+        parameter = rule.parameter(name)
+        if parameter is not None:
+            return f"the {parameter.title} {parameter.symbol}"
+    return f"the {name.replace('_', ' ')}"
+
+
+def settings_problem(settings: Settings) -> str | None:
+    """Why `settings` must not reach the engine, or None if they may.
+
+    Every number must be finite (a NaN α would pass a perceptron run unnoticed and fail the
+    switch to Winnow, or the session file), the seed a whole number within 0 … MAX_SEED
+    (the seed box's range), a custom w₀ finite numbers. The ranges of the rule's own
+    parameters and w₀'s length are the engine's to check.
+    """
+    for name in ("learning_rate", "promotion", "threshold", "tolerance"):
+        value = getattr(settings, name)
+        if value is None and name in ("learning_rate", "threshold"):
+            continue  # the rule's default
+        if isinstance(value, bool) or not isinstance(value, Real):
+            return f"{_number_name(name)} must be a number; got {value!r}"
+        if not math.isfinite(value):
+            return f"{_number_name(name)} must be a finite number; got {value!r}"
+    seed = settings.seed
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= seed <= MAX_SEED:
+        return f"the seed must be a whole number from 0 to {MAX_SEED}; got {seed!r}"
+    initial = settings.initial_weights
+    if initial is not None and not isinstance(initial, str) and not _finite_numbers(initial):
+        return f"the start w₀ must be finite numbers; got {initial!r}"
+    return None
+
+
+def _finite_numbers(values: object) -> bool:
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return array.dtype.kind == "f" and bool(np.all(np.isfinite(array)))
 
 
 def cycle_text(sim: Simulation) -> str:
@@ -57,36 +108,41 @@ def cycle_text(sim: Simulation) -> str:
 
 
 class _DatasetCommand(QUndoCommand):
-    """One data change, undoable: the controller swaps between two immutable datasets.
+    """One data change, undoable: the controller swaps between two immutable datasets,
+    each with the settings it last had (see `SimulationController._revisit`).
 
     The controller applies the change before pushing (so a failure pushes nothing); the
     push's own first `redo` therefore does nothing. A later undo or redo that fails marks
     the command obsolete, and QUndoStack drops it: the stack never claims a state the
-    window does not show.
+    window does not show. `carries_settings`: the change brought its own settings (an
+    opened session), so undo and redo bring back exactly the settings of each side.
     """
 
     def __init__(
         self,
         controller: SimulationController,
         text: str,
-        before: Dataset,
-        after: Dataset,
+        before: tuple[Dataset, Settings],
+        after: tuple[Dataset, Settings],
         restart: bool,
     ) -> None:
         super().__init__(text)
         self._controller = controller
         self._before, self._after, self._restart = before, after, restart
+        self._carries = before[1] != after[1]
         self._applied = True
 
     def redo(self) -> None:
         if self._applied:
             self._applied = False
             return
-        if not self._controller._apply_dataset(self._after, restart=self._restart):
+        self._before = (self._before[0], self._controller.settings)  # what it had last
+        if not self._controller._revisit(*self._after, self._restart, self._carries):
             self.setObsolete(True)
 
     def undo(self) -> None:
-        if not self._controller._apply_dataset(self._before, restart=self._restart):
+        self._after = (self._after[0], self._controller.settings)
+        if not self._controller._revisit(*self._before, self._restart, self._carries):
             self.setObsolete(True)
 
 
@@ -99,6 +155,7 @@ class SimulationController(QObject):
     running_changed = Signal(bool)
     message = Signal(str)  # transient news for the status bar
     problem = Signal(str)  # something the user must read: refused input, divergence
+    refused = Signal(str)  # settings that are not numbers the engine may see (one dialog)
 
     def __init__(
         self,
@@ -113,10 +170,21 @@ class SimulationController(QObject):
         self.clock = clock  # measures the time between ticks for a limited speed
         self.tick_budget = tick_budget  # seconds of engine work per tick
         self.undo_stack = QUndoStack(self)
-        self._settings = settings if settings is not None else Settings()
-        self._simulation = Simulation.from_settings(
-            dataset if dataset is not None else Dataset.empty(), self._settings
-        )
+        dataset = dataset if dataset is not None else Dataset.empty()
+        # Settings from outside (a command line, a settings file) that cannot be used give
+        # way to the defaults: the window must open. `start_problem` says why, once.
+        self.start_problem: str | None = None
+        if settings is not None:
+            self.start_problem = settings_problem(settings)
+        if settings is not None and self.start_problem is None:
+            try:
+                self._simulation = Simulation.from_settings(dataset, settings)
+            except ValueError as exc:
+                self.start_problem = str(exc)
+        if settings is None or self.start_problem is not None:
+            settings = Settings()
+            self._simulation = Simulation.from_settings(dataset, settings)
+        self._settings = settings
         self._frame = build_frame(self._simulation)
         self._goal: str | None = None
         self._goal_target = 0
@@ -201,42 +269,97 @@ class SimulationController(QObject):
         simulation: Simulation | None = None,
     ) -> bool:
         """Apply `after`, then record it on the undo stack; False if it could not be applied."""
-        before = self.dataset
-        if not self._apply_dataset(after, restart, simulation):
+        before = (self.dataset, self._settings)
+        settings = simulation.settings if simulation is not None else self._settings
+        if not self._apply_dataset(after, restart, simulation, settings):
             return False
-        self.undo_stack.push(_DatasetCommand(self, text, before, after, restart))
+        self.undo_stack.push(_DatasetCommand(self, text, before, (after, settings), restart))
         return True
 
     def _apply_dataset(
-        self, dataset: Dataset, restart: bool, simulation: Simulation | None = None
+        self,
+        dataset: Dataset,
+        restart: bool,
+        simulation: Simulation | None = None,
+        settings: Settings | None = None,
     ) -> bool:
-        """Show `dataset`: all or nothing. Build the simulation (unless given) and its frame
-        first; only then replace what the window shows. On failure nothing changes (False)."""
+        """Show `dataset` (with `settings`, default the current ones): all or nothing. Build
+        the simulation (unless given) and its frame first; only then replace what the
+        window shows. On failure nothing changes (False)."""
+        settings = self._settings if settings is None else settings
         try:
             if simulation is not None:
                 frame = build_frame(simulation)
-            elif restart:
-                simulation = Simulation.from_settings(dataset, self._settings)
-                frame = build_frame(simulation)
             else:
-                simulation = self._simulation
-                before = simulation.dataset
-                simulation.replace_dataset(dataset)
-                try:
-                    frame = build_frame(simulation)
-                except Exception:
-                    simulation.replace_dataset(before)
-                    raise
+                simulation, frame = self._build(dataset, restart, settings)
         except Exception as exc:
             self.problem.emit(f"These points could not be shown ({exc}); nothing was changed.")
             report_exception(exc)
             return False
+        self._show_data(dataset, settings, simulation, frame)
+        return True
+
+    def _build(
+        self, dataset: Dataset, restart: bool, settings: Settings
+    ) -> tuple[Simulation, Frame]:
+        """The simulation for `dataset` and its frame; raises and changes nothing on failure.
+
+        An edit (not `restart`) keeps the learner going over the new points, unless the
+        settings or the number of coordinates change: then the run starts afresh."""
+        current = self._simulation
+        if restart or settings != self._settings or dataset.dimension != current.dataset.dimension:
+            simulation = Simulation.from_settings(dataset, settings)
+            return simulation, build_frame(simulation)
+        before = current.dataset
+        current.replace_dataset(dataset)
+        try:
+            return current, build_frame(current)
+        except Exception:
+            current.replace_dataset(before)
+            raise
+
+    def _show_data(
+        self, dataset: Dataset, settings: Settings, simulation: Simulation, frame: Frame
+    ) -> None:
         if len(dataset) == 0:
             self.pause()
+        changed = settings != self._settings
+        self._settings = settings
         self._adopt(simulation)
+        if changed:
+            self.settings_changed.emit(settings)
         self.dataset_changed.emit(dataset)
         self._show(frame)
-        return True
+
+    def _revisit(
+        self, dataset: Dataset, recorded: Settings, restart: bool, carries_settings: bool
+    ) -> bool:
+        """Undo or redo: show `dataset` with the settings of now, or with `recorded` (the
+        settings it last had) when the command brought its own settings or the ones of
+        now do not fit these points (a custom w₀ of another length). False (and one line)
+        if neither can be shown."""
+        now = self._settings
+        choices = [recorded] if carries_settings else list(dict.fromkeys((now, recorded)))
+        refusals: list[str] = []
+        for settings in choices:
+            try:
+                simulation, frame = self._build(dataset, restart, settings)
+            except ValueError as exc:  # the engine refusing these settings for these data
+                refusals.append(str(exc))
+                continue
+            except Exception as exc:
+                self.problem.emit(f"These points could not be shown ({exc}); nothing changed.")
+                report_exception(exc)
+                return False
+            self._show_data(dataset, settings, simulation, frame)
+            if settings != now and not carries_settings:
+                self.message.emit(
+                    f"The settings did not fit these points ({refusals[0]}); "
+                    "the settings they had before are back."
+                )
+            return True
+        self.problem.emit(f"These points could not be shown ({refusals[-1]}); nothing changed.")
+        return False
 
     def _adopt(self, simulation: Simulation) -> None:
         if simulation is not self._simulation:
@@ -249,8 +372,14 @@ class SimulationController(QObject):
         """Restart the run with new settings; False (and a `problem`) if the engine refuses."""
         if settings == self._settings:
             return True
+        problem = settings_problem(settings)
+        if problem is not None:  # never passed to the engine
+            self.refused.emit(f"Setting not applied: {problem}.")
+            self.settings_changed.emit(self._settings)  # widgets go back
+            return False
         try:
-            simulation = Simulation.from_settings(self.dataset, settings)
+            # Same data: γ* and the other reports carry over (seconds in 8-D).
+            simulation = Simulation.from_settings(self.dataset, settings, previous=self._simulation)
             frame = build_frame(simulation)
         except Exception as exc:
             self.problem.emit(f"Setting not applied: {exc}")
@@ -337,7 +466,9 @@ class SimulationController(QObject):
         new one cannot be made, the run stays as it was and the reason is reported."""
         self.pause()
         try:
-            simulation = Simulation.from_settings(self.dataset, self._settings)
+            simulation = Simulation.from_settings(
+                self.dataset, self._settings, previous=self._simulation
+            )
         except Exception as exc:
             self._fail(exc, "Reset failed; the run stays as it was")
             return
@@ -368,12 +499,12 @@ class SimulationController(QObject):
         """Show `simulation` as it is (a session replayed to its trial): its points (one
         undoable step, as loading data is), its settings and its trial."""
         self.pause()
-        previous = self._settings
-        self._settings = simulation.settings
-        if not self._push(text, simulation.dataset, restart=True, simulation=simulation):
-            self._settings = previous
+        problem = settings_problem(simulation.settings)
+        if problem is not None:  # a session file written elsewhere: refused, not shown
+            self.refused.emit(f"{text}: not opened: {problem}.")
             return False
-        self.settings_changed.emit(self._settings)
+        if not self._push(text, simulation.dataset, restart=True, simulation=simulation):
+            return False
         self._announce()
         return True
 

@@ -41,6 +41,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QWindow
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
+from simulator.engine.files import regular_target
+
 __all__ = [
     "SHOW_AFTER_MS",
     "Cancelled",
@@ -234,7 +236,12 @@ def write_atomically(
 ) -> None:
     """Write `make_text()` to `path` through QSaveFile: all of it, or the old file stays.
 
+    A symbolic link is followed (its target written), a device, pipe or socket refused.
     Raises OSError with the reason, or `Cancelled` (before the commit) if asked to."""
+    try:  # QSaveFile would replace a pipe or device (/dev/null, as root) with a file
+        path = regular_target(path)
+    except OSError as exc:
+        raise OSError(f"{path}: {exc.strerror or exc}") from None
     text = make_text()
     if cancelled():
         raise Cancelled

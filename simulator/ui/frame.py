@@ -8,6 +8,7 @@ import Qt, so frames can be built and tested without a display.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,7 @@ __all__ = [
     "Frame",
     "build_frame",
     "explain_trial",
+    "format_bound",
     "format_number",
     "format_vector",
     "status_text",
@@ -76,6 +78,18 @@ def format_number(value: float | None, digits: int = 6) -> str:
     if value == 0:
         return "0"
     return f"{value:.{digits}g}"
+
+
+OVERFLOWED = f"> {sys.float_info.max:.1e}".replace("e+", "e")  # "> 1.8e308"
+
+
+def format_bound(value: float | None, separable: bool, digits: int = 6) -> str:
+    """A mistake bound as text: `format_number`'s, except that on separable data an infinite
+    bound is one that overflowed (R/γ* beyond 1.3e154, R²/γ*² past the largest float): it is
+    finite, so it reads "> 1.8e308", not ∞ (which says the data have no bound)."""
+    if value is not None and value == math.inf and separable:
+        return OVERFLOWED
+    return format_number(value, digits)
 
 
 def format_vector(values: tuple[float, ...] | None, digits: int = 6) -> str:

@@ -19,6 +19,7 @@ Never losing work, as a teacher meets it:
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -85,8 +86,9 @@ class MainWindow(QMainWindow):
         self._path: Path | None = None
         self._document: str | None = None  # a name for data without a file (a preset)
         self.last_resort: LastResort | None = None
+        dropped: list[str] = []  # remembered settings that could not be used
         if settings is None and app_settings is not None:
-            settings = preferences.restore_learner(app_settings)
+            settings = preferences.restore_learner(app_settings, dropped)
         self.controller = SimulationController(parent=self, settings=settings)
         self.plot = PlotView(self)
         self.controls = ControlPanel(self)
@@ -112,11 +114,11 @@ class MainWindow(QMainWindow):
         column.addWidget(self.time.timeline)  # under whichever view shows (`_show_view`)
         column.addWidget(self.explanation)
         self._plane_column = column
-        # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view.
-        self.high_dim = HighDimView(self)
+        # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view
+        # (`high_dim`), built when first needed, so a window for the plane starts faster.
+        self._high_dim: HighDimView | None = None
         self.views = QStackedWidget(objectName="centralViews")
         self.views.addWidget(plot_column)
-        self.views.addWidget(self.high_dim)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.time.around(self.views))  # charts and ledger below either view
         splitter.addWidget(scroll)
@@ -150,6 +152,16 @@ class MainWindow(QMainWindow):
             signal.connect(self.autosaver.changed)
         if len(c.dataset):
             self.autosaver.changed()
+        notes = []  # at most one status line at start
+        if c.start_problem is not None:
+            notes.append(f"Started with the default settings: {c.start_problem}.")
+        elif dropped:
+            names = "all" if "all" in dropped else ", ".join(dropped)
+            notes.append(f"Remembered settings not used ({names}): the defaults stand in.")
+        if self.autosaver.problem is not None:
+            notes.append(self.autosaver.problem)
+        if notes:
+            self._on_problem(" ".join(notes))
 
     # -- actions and menus ---------------------------------------------------------------------
 
@@ -350,6 +362,7 @@ class MainWindow(QMainWindow):
         c.running_changed.connect(controls.set_running)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         c.problem.connect(self._on_problem)
+        c.refused.connect(self._on_refused)
         c.undo_stack.cleanChanged.connect(self._update_title)
         plot.point_requested.connect(c.add_point)
         plot.point_moved.connect(c.move_point)
@@ -390,20 +403,35 @@ class MainWindow(QMainWindow):
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )
 
+    @property
+    def high_dim(self) -> HighDimView:
+        """The view for data with d ≠ 2 coordinates (index 1 of `views`), built on first use."""
+        if self._high_dim is None:
+            self._high_dim = HighDimView(self)
+            self._high_dim.set_presentation(self.presentation_action.isChecked())
+            self.views.addWidget(self._high_dim)
+        return self._high_dim
+
     def _show_view(self, plane: bool) -> None:
         """The plane for 2-D data, else the high-dimensional view; the timeline goes along."""
         index = 0 if plane else 1
         if self.views.currentIndex() == index:
             return
+        high_dim = None if plane else self.high_dim  # built before the stack shows it
         self.views.setCurrentIndex(index)
-        if plane:
+        if high_dim is None:
             self._plane_column.insertWidget(1, self.time.timeline)
         else:
-            self.high_dim.hold_timeline(self.time.timeline)
+            high_dim.hold_timeline(self.time.timeline)
         self.time.timeline.show()
 
     def _on_problem(self, text: str) -> None:
         self.statusBar().showMessage(text, 15000)
+
+    def _on_refused(self, text: str) -> None:
+        """Settings refused before they reach the engine: one dialog, nothing changed."""
+        self.controller.pause()
+        QMessageBox.critical(self, "Settings refused", text)
 
     def _update_title(self, *_: object) -> None:
         name = self._path.name if self._path is not None else self._document or "untitled"
@@ -486,7 +514,7 @@ class MainWindow(QMainWindow):
             if cancelled():
                 return dataset, None
             # The costly first look at new data, done here rather than on the GUI thread.
-            simulation = Simulation.from_settings(dataset, settings)
+            simulation = _simulation_for(dataset, settings)
             _first_look(simulation)
             return dataset, simulation
 
@@ -501,6 +529,12 @@ class MainWindow(QMainWindow):
             return False
         self._set_document(path)
         self.plot.fit_view()
+        if simulation.settings.initial_weights != settings.initial_weights:
+            self.statusBar().showMessage(
+                f"The custom start w₀ does not fit {path.name}: the rule's default start is "
+                "used (Undo brings back the points before, with their w₀).",
+                15000,
+            )
         return True
 
     def save_to(self, path: str | Path) -> bool:
@@ -750,7 +784,8 @@ class MainWindow(QMainWindow):
         """Type for a lecture hall; the learner settings hidden (View → Presentation mode)."""
         for view in (self.plot, self.theory, self.controls, self.explanation, self.time):
             view.set_presentation(on)
-        self.high_dim.set_presentation(on)
+        if self._high_dim is not None:
+            self._high_dim.set_presentation(on)
         from simulator.ui.lab_window import LabWindow
 
         lab = self.findChild(LabWindow, "labWindow")
@@ -784,6 +819,18 @@ class MainWindow(QMainWindow):
             self.last_resort = None
         self.autosaver.release()  # a clean exit leaves no autosave behind
         event.accept()
+
+
+def _simulation_for(dataset: Dataset, settings: Settings) -> Simulation:
+    """A run of `settings` over new data; a custom w₀ that does not fit their number of
+    features gives way to the rule's default start (opening data must not fail on it)."""
+    try:
+        return Simulation.from_settings(dataset, settings)
+    except ValueError:
+        custom = settings.initial_weights
+        if custom is None or isinstance(custom, str):
+            raise
+    return Simulation.from_settings(dataset, replace(settings, initial_weights=None))
 
 
 def _replayed(session: Session) -> tuple[Simulation, str | None]:

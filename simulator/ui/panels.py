@@ -6,7 +6,8 @@ and shows the settings it is given; which parameters show is asked of the rule's
 `TheoryPanel` paints a `Frame`: γ*, the margin of w, R, the bound, k against the bound,
 trial, epoch, w and the status; `TrialExplanation` the arithmetic of the latest trial.
 Numbers are plain text a test can parse: at least 4 significant digits, ∞ where
-unbounded, — where undefined.
+unbounded, — where undefined; a bound past the largest float reads "> 1.8e308" (it is
+finite: the data are separable), written by `frame.format_bound` here and in exports.
 
 Decisions a teacher will notice:
 
@@ -55,8 +56,9 @@ from PySide6.QtWidgets import (
 
 from simulator.engine import ALGORITHMS, TIE_TEXT, TIES, Parameter, Settings
 from simulator.engine.records import DEFAULTS
+from simulator.engine.simulation import MAX_SEED
 from simulator.ui import style
-from simulator.ui.frame import Frame, explain_trial, format_number, format_vector
+from simulator.ui.frame import Frame, explain_trial, format_bound, format_number, format_vector
 
 __all__ = [
     "SPEEDS",
@@ -356,7 +358,7 @@ class ControlPanel(QWidget):
         self.order.addItem("random (per epoch)", "random")
         form.addRow("Order", self.order)
         self.seed = QSpinBox(objectName="seedSpin")
-        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setRange(0, MAX_SEED)
         self.seed.setKeyboardTracking(False)
         self.seed.setToolTip("Seeds the random order and random initial weights")
         form.addRow("Seed", self.seed)
@@ -703,13 +705,11 @@ class TheoryPanel(QWidget):
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         space = " (in feature space; with bias it includes the constant 1)"
-        self.gamma = ValueLabel(
-            "gammaValue",
-            "γ* = max over unit u of min yᵢ u·xᵢ: the "
-            "best margin of any separator through the origin"
-            + space
-            + ". ≤ 0 means not linearly separable.",
+        self._gamma_tip = (
+            "γ* = max over unit u of min yᵢ u·xᵢ: the best margin of any separator through "
+            "the origin" + space + ". ≤ 0 means not linearly separable."
         )
+        self.gamma = ValueLabel("gammaValue", self._gamma_tip)
         self.margin = ValueLabel(
             "marginValue", "The current w's margin: min yᵢ (w·xᵢ − θ)/‖w‖, negative while it errs"
         )
@@ -780,9 +780,10 @@ class TheoryPanel(QWidget):
         form.addRow(weights_row)
         self.least_squares = ValueLabel(
             "leastSquaresValue",
-            "Least squares and the stable learning rates: online η < 2/R², batch η < 2/λ_max(XᵀX)",
+            "Least squares, and learning rates sufficient (not necessary) for stability: online "
+            "η < 2/R², batch η < 2/λ_max(XᵀX)",
             "Least squares: w_LS = (-8.888e-88, -8.888e-88, -8.888e-88)\n"
-            "stable: online η < 8.888e-88, batch η < 8.888e-88",
+            "sufficient for stability: online η < 8.888e-88, batch η < 8.888e-88",
             wrap=True,
         )
         form.addRow(self.least_squares)  # the whole width: it is long
@@ -816,13 +817,16 @@ class TheoryPanel(QWidget):
         s, r = frame.snapshot, frame.report
         self.rule_title.setText(f"{frame.rule.title} ({frame.rule.describe()})")
         self.gamma.setText(format_number(r.gamma))
+        # "—" says nothing by itself: the tooltip says why γ* was not computed
+        why = f"\n\nShown as —: {r.reason}." if r.reason else ""
+        self.gamma.setToolTip(self._gamma_tip + why)
         self.margin.setText(format_number(s.margin))
         self.radius.setText(format_number(r.radius))
         # R²/γ*² is a number of the data, like γ* and R (the gauge says which bound is the
         # rule's own); a run whose bound is the general one from w₀ shows that instead.
         general = frame.bound_is_general
         self.bound_label.setText("Bound from w₀" if general else "Bound R²/γ*²")
-        self.bound.setText(format_number(frame.mistake_bound if general else r.bound))
+        self.bound.setText(format_bound(frame.mistake_bound if general else r.bound, r.separable))
         self.mistakes.setText(str(s.mistakes))
         self._show_gauge(frame)
         self.trial.setText(str(s.trials))
@@ -832,10 +836,11 @@ class TheoryPanel(QWidget):
         report = frame.least_squares
         self.least_squares.setVisible(report is not None)
         if report is not None:
+            online = format_number(report.online_rate_limit, 4)
+            batch = format_number(report.batch_rate_limit, 4)
             self.least_squares.setText(
                 f"Least squares: w_LS = ({_weights_text(report.least_squares, 4)})\n"
-                f"stable: online η < {format_number(report.online_rate_limit, 4)}, "
-                f"batch η < {format_number(report.batch_rate_limit, 4)}"
+                f"sufficient for stability: online η < {online}, batch η < {batch}"
             )
         status = frame.status + (f" {frame.boundary_note}" if frame.boundary_note else "")
         self.status.setText(status)
@@ -888,7 +893,11 @@ class TheoryPanel(QWidget):
         if math.isfinite(bound) and bound > 0:
             self.mistakes_bar.setEnabled(True)
             self.mistakes_bar.setValue(round(1000 * min(1.0, s.mistakes / bound)))
-            self.gauge.setText(f"{s.mistakes} of at most {format_number(bound)}")
+            self.gauge.setText(f"{s.mistakes} of at most {format_bound(bound, True)}")
+        elif frame.report.separable and bound == math.inf:  # finite, past the largest float
+            self.mistakes_bar.setEnabled(False)
+            self.mistakes_bar.setValue(0)
+            self.gauge.setText(f"{s.mistakes} of at most {format_bound(bound, True)}")
         else:
             self.mistakes_bar.setEnabled(False)
             self.mistakes_bar.setValue(0)

@@ -311,6 +311,8 @@ def follow(
     needs, what = _needs(data, line, view, true_length)
     scale = max(needs.width, needs.height)
     padded = needs.grown(HEADROOM, minimum=HEADROOM * scale if scale > 0 else 0.5)
+    if not (padded.width > 0 and padded.height > 0):
+        return None  # spans too small for floats at these coordinates (1e150 ± 1e-10): stay
     inner = view.grown(-MARGIN)
     in_sight = inner.contains(np.array([[data.x0, data.y0], [data.x1, data.y1]]))
     if in_sight and line is not None and what != "data":

@@ -2,21 +2,36 @@
 toggles, the window's geometry and the last folder.
 
 Kept: every checkable QAction of the window that has an objectName (the View toggles),
-unless its `persistent` property is False. Settings that the engine refuses after an
-update (a renamed rule) fall back to the defaults instead of failing the start.
+unless its `persistent` property is False.
+
+A settings file may have been edited by hand, written by another version, or poisoned by
+a session from elsewhere (a seed of 2³¹, a NaN α): every value read is checked (type,
+range, finite) before anything uses it. A value that fails falls back to its default and
+the others stay; settings the engine still refuses as a whole fall back to the defaults.
+The window then says so in one status-bar line: a settings file never stops the start.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow
 
-from simulator.engine import Dataset, Settings, Simulation
+from simulator.engine import (
+    ALGORITHMS,
+    ORDERS,
+    PREPROCESSINGS,
+    TIES,
+    Dataset,
+    Settings,
+    Simulation,
+)
+from simulator.ui.controller import settings_problem
 
 __all__ = [
     "last_folder",
@@ -38,22 +53,77 @@ def save_learner(store: QSettings, settings: Settings) -> None:
     store.setValue(_LEARNER, json.dumps(asdict(settings)))
 
 
-def restore_learner(store: QSettings) -> Settings | None:
-    """The settings saved last time, or None if there are none or they no longer apply."""
+def restore_learner(store: QSettings, dropped: list[str] | None = None) -> Settings | None:
+    """The settings saved last time, or None if there are none or they no longer apply.
+
+    A field whose value cannot be used takes its default; its name goes into `dropped`."""
+    dropped = [] if dropped is None else dropped
     text = store.value(_LEARNER)
     if not isinstance(text, str):
         return None
     try:
         values = json.loads(text)
-        known = {f.name for f in fields(Settings)}
-        values = {k: v for k, v in values.items() if k in known}
-        if isinstance(values.get("initial_weights"), list):
-            values["initial_weights"] = tuple(float(v) for v in values["initial_weights"])
-        settings = Settings(**values)
-        Simulation.from_settings(Dataset.empty(), settings)  # the engine checks every value
-    except (ValueError, TypeError, AttributeError):
+    except (ValueError, RecursionError):
+        dropped.append("all")
+        return None
+    if not isinstance(values, dict):
+        dropped.append("all")
+        return None
+    kept: dict[str, Any] = {}
+    for field in fields(Settings):
+        if field.name not in values:
+            continue
+        value = _usable(field.name, values[field.name])
+        if value is _UNUSABLE:
+            dropped.append(field.name)
+        else:
+            kept[field.name] = value
+    settings = Settings(**kept)
+    try:
+        Simulation.from_settings(Dataset.empty(), settings)  # the engine checks the rest
+    except (ValueError, TypeError, AttributeError, OverflowError):
+        dropped.append("all")
         return None
     return settings
+
+
+_UNUSABLE = object()
+
+
+def _usable(name: str, value: Any) -> Any:
+    """`value` as a `Settings` field `name` may hold it, or _UNUSABLE."""
+    if name == "initial_weights" and isinstance(value, list):
+        value = tuple(value)
+    trial = replace(Settings(), **{name: value})
+    if settings_problem(trial) is not None:
+        return _UNUSABLE  # not finite, not a number, a seed out of range
+    default = getattr(Settings(), name)
+    if isinstance(default, bool) or name == "bias":
+        return value if isinstance(value, bool) else _UNUSABLE
+    if isinstance(default, str) and not isinstance(value, str):
+        return _UNUSABLE
+    choices = {
+        "algorithm": tuple(ALGORITHMS),
+        "tie": (None, *TIES),
+        "order": ORDERS,
+        "preprocessing": PREPROCESSINGS,
+    }.get(name)
+    if choices is not None and value not in choices:
+        return _UNUSABLE
+    if name == "tolerance" and not value > 0:
+        return _UNUSABLE
+    if name == "initial_weights" and not (value is None or isinstance(value, str | tuple)):
+        return _UNUSABLE
+    # The ranges of every rule that has this parameter: a later switch of rule must work.
+    for rule in ALGORITHMS.values():
+        parameter = rule.parameter(name)
+        if parameter is None or value is None:  # None: the rule's default
+            continue
+        try:
+            parameter.check(value)
+        except ValueError:
+            return _UNUSABLE
+    return value
 
 
 def _toggles(window: QMainWindow) -> list[QAction]:
@@ -95,7 +165,9 @@ def last_folder(store: QSettings | None) -> str:
     if store is None:
         return default
     folder = store.value(_FOLDER, default)
-    return str(folder) if folder and Path(str(folder)).is_dir() else default
+    if not isinstance(folder, str) or not folder or "\0" in folder:
+        return default
+    return folder if Path(folder).is_dir() else default
 
 
 def remember_folder(store: QSettings | None, path: Path) -> None:

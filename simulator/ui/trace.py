@@ -9,10 +9,10 @@ change under their holder, so a view may keep them and compare lengths to draw o
 is new; `key` changes when an earlier part changed (a new run, or the recorded future
 replaced after points were edited at a rewound trial), and then a view redraws.
 
-The proof (Block–Novikoff, for rules whose `bound` is "novikoff", on separable data), in
-feature space with the optimal unit separator u*, its margin γ* and R = maxᵢ ‖xᵢ‖. A mistake
-on (x, y) has y w·x <= 0 (whatever the tie rule: a tie that counts as a mistake has w·x = 0)
-and updates w ← w + η y x. So after the k-th mistake, from w₀:
+The proof (Block–Novikoff, for rules whose bound it is, `Rule.novikoff_bound`, on
+separable data), in feature space with the optimal unit separator u*, its margin γ* and
+R = maxᵢ ‖xᵢ‖. A mistake on (x, y) has y w·x <= 0 (whatever the tie rule: a tie that
+counts as a mistake has w·x = 0) and updates w ← w + η y x. So after the k-th mistake, from w₀:
 
 - (w_k − w₀)·u* grows by η y x·u* >= ηγ* per mistake:   A_k = (w_k − w₀)·u*/(ηγ*) >= k;
 - ‖w_k‖² grows by 2η y w·x + η²‖x‖² <= η²R² per mistake: B_k = (‖w_k‖² − ‖w₀‖²)/(η²R²) <= k
@@ -283,7 +283,7 @@ class _Tracer:
         """The proof's constants for this run, or why it does not apply (arrays empty)."""
         empty = _frozen(np.zeros(0))
         rule = sim.rule
-        if rule.bound != "novikoff":
+        if not rule.novikoff_bound:
             return Proof(
                 f"The squeeze A_k ≥ k ≥ B_k is the perceptron's convergence proof "
                 f"(Block–Novikoff); {rule.title} makes no such promise.",
@@ -302,7 +302,7 @@ class _Tracer:
             )
         w0 = sim.initial_weights
         u = np.asarray(report.separator, dtype=np.float64)
-        eta = float(getattr(rule, "learning_rate", 1.0))
+        eta = float(rule.value("learning_rate")) if rule.parameter("learning_rate") else 1.0
         bound = sim.mistake_bound()
         return Proof(
             None,

@@ -112,6 +112,16 @@ def test_csv_maps_zero_one_labels_and_finds_the_label_column():
         ("x1,x2,label\n1,2,yes\n", "line 2: label 'yes' is not a number"),
         ("x1,x2,label\n1,2,0\n1,2,-1\n", "mix 0 and -1"),
         ("x1,x2,label\n1,nan,1\n", "line 2: 'nan' in column 'x2' is not a finite number"),
+        ('x1,x2,label\n1,2,1\n"-1\n5",-2,-1\n', "line 3: a quoted value runs over the end"),
+        ('x1,x2,label\r1,2,1\r"-1\r5",-2,-1\r', "line 3: a quoted value runs over the end"),
+        ("x1,x2,label\n1_000,2,1\n", "line 2: '1_000' in column 'x1' is not a number \\(digits"),
+        ("x1,x2,label\n1,2,1_0\n", "line 2: label '1_0' is not a number"),
+        ("x1,x2,label\n1,2,\n", "line 2: no label"),
+        ("x1,x2,label,\n1,2,1,\n", "line 2: no value in column 4 \\(unnamed in the header; a"),
+        ('"x1,x2,label\n1,2,1\n', 'line 1: a quote \\(\\"\\) in the header is not closed'),
+        ("x1,x2,label\n" + "9" * 200_000 + ",1,1\n", "line 2: a value longer than 131,072"),
+        ("x" * 200_000 + ",x2,label\n1,1,1\n", "line 1: a value longer than 131,072"),
+        ("x1,x2,label\n" + "9" * 1000 + "x,1,1\n", "line 2: '9{40}…' in column 'x1' is not a"),
     ],
 )
 def test_malformed_csv_names_file_line_and_reason(tmp_path, text, message):
@@ -119,7 +129,16 @@ def test_malformed_csv_names_file_line_and_reason(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(DataFileError, match=message) as info:
         load_csv(path)
-    assert str(info.value).startswith("bad.csv")
+    text = str(info.value)
+    assert text.startswith("bad.csv") and text.count("bad.csv") == 1
+    assert "\n" not in text and len(text) < 200
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_every_line_ending_reads_the_same_points(end):
+    ds = parse_csv(end.join(["x1,x2,label", "1,2,1", '"-1.5",-2,-1', "", "3,4,1", ""]))
+    assert ds.points.tolist() == [[1.0, 2.0], [-1.5, -2.0], [3.0, 4.0]]
+    assert ds.labels.tolist() == [1, -1, 1]
 
 
 def test_malformed_json_and_missing_files(tmp_path):

@@ -2,6 +2,7 @@
 one-line errors for every field a file can get wrong."""
 
 import json
+import math
 import os
 import re
 from dataclasses import asdict, replace
@@ -241,7 +242,16 @@ def _valid():
         (lambda d: d["settings"].update(learning_rate=-1), "settings: "),
         (lambda d: d["settings"].update(bias=1), "settings.bias must be true or false"),
         (lambda d: d["settings"].update(seed=1.5), "settings.seed must be a whole number"),
-        (lambda d: d["settings"].update(seed=-1), "settings: the seed must be"),
+        (lambda d: d["settings"].update(seed=-1), "settings.seed must be a whole number 0 …"),
+        (
+            lambda d: d["settings"].update(seed=2**31),
+            "settings.seed must be a whole number 0 … 2147483647; got 2147483648$",
+        ),
+        (lambda d: d["settings"].update(seed=10**300), "got 1" + "0" * 39 + "…$"),
+        (lambda d: d["settings"].update(threshold=-1e999), "-Infinity is not a finite number"),
+        (lambda d: d.update(version=0), "session format 0 does not exist; this one reads format 1"),
+        (lambda d: d.update(version=-1), "session format -1 does not exist"),
+        (lambda d: d["settings"].update(algorithm="x" * 100_000), "settings: unknown algorithm"),
         (lambda d: d["settings"].update(tie=False), "settings.tie must be text or null"),
         (lambda d: d["settings"].update(tie="maybe"), "settings: unknown tie rule 'maybe'"),
         (lambda d: d["settings"].update(order="sorted"), "settings: unknown order"),
@@ -299,3 +309,17 @@ def test_a_session_with_missing_settings_takes_the_defaults():
 def test_the_trial_must_be_a_whole_number_when_saving():
     with pytest.raises(ValueError, match="whole number"):
         session_to_json(Dataset.empty(), Settings(), -3)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (Settings(algorithm="perceptron", promotion=math.nan), "settings.promotion is nan"),
+        (Settings(threshold=math.inf), "settings.threshold is inf"),
+        (Settings(initial_weights=(1.0, math.nan, 0.0)), "initial_weights are not all finite"),
+        (Settings(seed=2**31), "settings.seed must be a whole number 0 … 2147483647"),
+    ],
+)
+def test_a_setting_that_would_not_read_back_is_refused_when_saving(settings, message):
+    with pytest.raises(ValueError, match=message):
+        session_to_json(Dataset.empty(), settings, 0)

@@ -1,6 +1,7 @@
 import dataclasses
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 
-from simulator.engine import Dataset, Simulation, load_preset, margin_report
+from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
 
 RULES = [
     {"algorithm": "perceptron"},
@@ -544,6 +545,18 @@ def test_the_default_rate_follows_the_data_until_the_first_trial():
     assert Simulation(ds, "adaline", learning_rate=0.3).rule.learning_rate == 0.3
 
 
+@pytest.mark.parametrize("mode", ["online", "batch"])
+@pytest.mark.parametrize(
+    ("x", "rate"), [(0.01, 1e4), (1e-3, 1e6), (1e-155, 1e6), (1e-170, 1e6), (0.0, 0.1)]
+)
+def test_the_default_rate_of_tiny_data_is_the_largest_eta_not_an_error(mode, x, rate):
+    """1/R² beyond 1e6 (R² = x² when x is the only coordinate), beyond floats, or with R²
+    underflowing to 0: η is the largest allowed, 1e6; no points off the origin: 0.1."""
+    ds = Dataset([[x, 0.0], [0.0, -x]], [1, -1])
+    sim = Simulation(ds, "adaline", bias=False, mode=mode)
+    assert sim.rule.learning_rate == rate
+
+
 def test_round_down_to_two_significant_digits():
     from simulator.engine.rules import round_down
 
@@ -581,3 +594,42 @@ def test_an_edit_reuses_the_previous_margin_report_and_gets_the_same_answer():
     ):
         sim.replace_dataset(edited)
         assert sim.margin_report() == margin_report(edited)
+
+
+def _counting_reports(monkeypatch):
+    """The feature matrices margin_report_for is asked about, in order."""
+    from simulator.engine import simulation as simulation_module
+
+    asked = []
+    real = simulation_module.margin_report_for
+
+    def counting(X, labels, previous=None):
+        asked.append(X.shape)
+        return real(X, labels, previous)
+
+    monkeypatch.setattr(simulation_module, "margin_report_for", counting)
+    return asked
+
+
+def test_a_settings_change_keeps_the_margin_report_of_the_same_features(monkeypatch):
+    asked = _counting_reports(monkeypatch)
+    ds = random_dataset(4, n=30)
+    first = Simulation.from_settings(ds, Settings())
+    report = first.margin_report()
+    adaline = first.adaline_report()
+    for change in (
+        {"algorithm": "adaline"},
+        {"learning_rate": 0.25, "order": "random", "seed": 9},
+        {"tie": "positive", "initial_weights": "random"},
+    ):
+        sim = Simulation.from_settings(ds, replace(Settings(), **change), previous=first)
+        assert sim.margin_report() is report and sim.adaline_report() is adaline
+    assert asked == [(30, 3)]
+    # Other features: the report is the new data's, computed again.
+    other = Simulation.from_settings(ds, Settings(bias=False), previous=first)
+    assert other.margin_report() == margin_report(ds, bias=False) and asked[-1] == (30, 2)
+    scaled = Simulation.from_settings(ds, Settings(preprocessing="unit"), previous=first)
+    assert scaled.margin_report() == margin_report(ds, preprocessing="unit")
+    flipped = Dataset(ds.points, -ds.labels)
+    again = Simulation.from_settings(flipped, Settings(), previous=first)
+    assert again.margin_report() == margin_report(flipped) and len(asked) == 4

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from scipy.spatial import ConvexHull
 
@@ -137,6 +137,74 @@ def test_general_bound_is_the_root_of_its_inequality_and_reduces_to_r2_over_g2()
     lhs = w0 @ u + k * 0.5 * 0.1
     rhs = math.sqrt(w0 @ w0 + k * 0.25 * 4.0)
     assert lhs == pytest.approx(rhs, rel=1e-12)
+
+
+_ANY = st.floats(-1e308, 1e308, allow_nan=False)
+_POSITIVE = st.floats(5e-324, 1e308)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_ANY, min_size=2, max_size=2),
+    st.floats(0, 2 * math.pi),
+    _POSITIVE,
+    _POSITIVE,
+    _POSITIVE,
+)
+# w₀ far along u: the textbook root was a tiny difference of huge numbers, -0.00027
+@example(w0=[999999999994.0, 0.0], angle=0.0, gamma=0.25, radius=1.0, eta=1.90625)
+def test_general_bound_never_raises_at_extreme_values(w0, angle, gamma, radius, eta):
+    u = np.array([math.cos(angle), math.sin(angle)])
+    k = general_mistake_bound(np.array(w0), u, gamma, radius, eta)
+    assert isinstance(k, float) and (k >= 0 or k == math.inf)
+    expected = Fraction(radius) ** 2 / Fraction(gamma) ** 2
+    k = general_mistake_bound(np.zeros(2), u, gamma, radius, eta)
+    if expected > Fraction(1.7e308):
+        assert k == math.inf
+    else:
+        assert k == pytest.approx(float(expected), rel=1e-9)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.floats(-10, 10), min_size=2, max_size=2),
+    st.floats(0, 2 * math.pi),
+    st.floats(0.01, 1),
+    st.floats(1, 10),
+    st.floats(0.01, 10),
+    st.integers(-1070, 1020),
+)
+def test_general_bound_is_the_same_at_any_scale(w0, angle, gamma, radius, eta, j):
+    """a + ηγk <= sqrt(|w₀|² + kη²R²) is unchanged by w₀, η -> 2ʲw₀, 2ʲη and by γ, R, η
+    -> 2ʲγ, 2ʲR, 2⁻ʲη: the bound must not change where floats overflow or underflow."""
+    u = np.array([math.cos(angle), math.sin(angle)])
+    w0 = np.array(w0)
+    k = general_mistake_bound(w0, u, gamma, radius, eta)
+    assume(math.isfinite(k) and k > 1e-6)
+    scale = math.ldexp(1.0, j)
+    assume(eta * scale > 0 and eta / scale > 0 and gamma * scale > 0)  # not flushed to 0
+    assume(math.isfinite(eta * scale) and math.isfinite(radius * scale))
+    assume(eta * scale / scale == eta and eta / scale * scale == eta)  # exact (not subnormal)
+    assume(np.all(w0 * scale / scale == w0) and gamma * scale / scale == gamma)
+    assume(radius * scale / scale == radius)
+    assert general_mistake_bound(w0 * scale, u, gamma, radius, eta * scale) == pytest.approx(
+        k, rel=1e-6
+    )
+    assert general_mistake_bound(w0, u, gamma * scale, radius * scale, eta / scale) == (
+        pytest.approx(k, rel=1e-6)
+    )
+
+
+def test_general_bound_of_a_tiny_step_is_finite_not_a_division_by_zero():
+    u = np.array([0.6, 0.8])
+    w0 = np.array([-1.0, 3.0])
+    k = general_mistake_bound(w0, u, 0.1, 1.0, 1e-200)  # (ηγ)² underflows to 0
+    assert 1e200 < k < 1e202
+    # k is where a + bk = sqrt(c + ek), a = w₀·u, b = ηγ, c = |w₀|², e = η²R²: in fractions
+    a, c = Fraction(1.8), Fraction(10)
+    b, e = Fraction(1e-200) * Fraction(0.1), Fraction(1e-200) ** 2
+    assert float((a + b * Fraction(k)) ** 2) == pytest.approx(float(c + e * Fraction(k)), rel=1e-9)
+    assert general_mistake_bound(w0, u, 1e-300, 1e300, 1.0) == math.inf  # beyond floats
 
 
 @st.composite
@@ -481,3 +549,22 @@ def test_a_previous_report_of_another_feature_space_is_ignored():
     ds = load_preset("iris")
     with_bias = margin_report(ds)
     assert margin_report(ds, bias=False, previous=with_bias) == margin_report(ds, bias=False)
+
+
+def test_a_hull_with_too_many_vertices_reports_nan_and_why(monkeypatch):
+    """Qhull's facets grow as n^⌊D/2⌋ (300 points in 8-D: 35 s): beyond `_HULL_ROWS`
+    candidate vertices γ* of non-separable data is nan, with the reason, not a freeze."""
+    rng = np.random.default_rng(5)
+    P = rng.normal(size=(300, 7))
+    ds = Dataset(P, np.where(P @ rng.normal(size=7) + 2 * rng.normal(size=300) > 0, 1, -1))
+    report = margin_report(ds)
+    assert math.isnan(report.gamma) and report.bound == math.inf and not report.separable
+    assert "found up to 100 possible hull vertices in 8 features; these have" in report.reason
+    # The same limit in the plane, lowered: a number below it, nan with the reason above.
+    ring = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 6, 12)])
+    noisy_ring = Dataset(np.vstack([ring, 0.5 * ring]), [1, -1] * 12)
+    exact = margin_report(noisy_ring)
+    assert exact.gamma < 0 and exact.reason == ""
+    monkeypatch.setattr(theory, "_HULL_ROWS", {3: 5})
+    limited = margin_report(noisy_ring)
+    assert math.isnan(limited.gamma) and "up to 5 possible hull vertices in 3" in limited.reason

@@ -168,6 +168,21 @@ def test_a_rerun_into_the_same_folder_removes_stale_frames(tmp_path):
             "α must be a finite number with α > 1",
         ),
         (["--dataset", "or", "--fps", 0, "--trials", 3], "--fps: must be 0.1 … 120, not 0"),
+        (
+            ["--dataset", "or", "--seed", 2**31, "--trials", 3],
+            "argument --seed: must be 0 … 2147483647, not 2147483648",
+        ),
+        (["--dataset", "or", "--seed", -1, "--trials", 3], "--seed: must be 0 … 2147483647"),
+        (
+            ["--dataset", "or", "--algorithm", "perceptron", "--alpha", "nan", "--trials", 3],
+            "argument --promotion/--alpha: the promotion factor α must be a finite number",
+        ),
+        (
+            ["--dataset", "or", "--algorithm", "adaline", "--theta", "0", "--trials", 3],
+            "argument --threshold/--theta: the threshold θ must be a finite number",
+        ),
+        (["--dataset", "or", "--trials", 3, "--out", ""], "argument --out: an empty path"),
+        (["--dataset", "or", "--trials", 3, "--gif", ""], "argument --gif: an empty path"),
         (["--dataset", "or"], "one of the arguments --trials --until-converged is required"),
         (["--trials", 3], "export needs --dataset"),
         (["--dataset", "THREE_D", "--trials", 3], "frames show 2-D data"),

@@ -2,6 +2,7 @@
 subprocess with no display for what only a process shows (Qt not loaded, SIGINT)."""
 
 import csv
+import os
 import signal
 import subprocess
 import sys
@@ -158,3 +159,21 @@ def test_sigint_stops_the_lab_between_mistakes_and_writes_no_results(tmp_path):
     )
     assert not out.exists()
     assert [p.name for p in (tmp_path / "s").iterdir()] == ["disjunction_n8.csv"]
+
+
+def test_a_pipe_is_refused_and_a_link_followed(tmp_path):
+    pipe = tmp_path / "pipe.csv"
+    os.mkfifo(pipe)
+    for args in (("--out", pipe), ("--out", tmp_path / "r.csv", "--plot", tmp_path / "p.png")):
+        if "--plot" in args:
+            os.mkfifo(tmp_path / "p.png")
+        result = lab("--n", "8", "--examples", 20, *args)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "is not a regular file (it is a pipe)" in result.stderr
+    assert pipe.is_fifo() and (tmp_path / "p.png").is_fifo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.png", "pipe.csv"]
+    (tmp_path / "kept").mkdir()
+    link = tmp_path / "results.csv"
+    link.symlink_to(tmp_path / "kept" / "r.csv")
+    assert lab("--n", "8", "--examples", 20, "--out", link).returncode == 0
+    assert link.is_symlink() and (tmp_path / "kept" / "r.csv").read_text().startswith("n,rule")

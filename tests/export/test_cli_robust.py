@@ -64,6 +64,7 @@ def test_the_window_without_a_display_says_so_in_one_line():
     assert not qt_loaded  # said before Qt loads, not after Qt gave up on the display
 
 
+@pytest.mark.slow
 def test_a_display_qt_cannot_open_is_one_line_too():
     env = {**NO_DISPLAY, "DISPLAY": ":987"}  # no X server there
     result = subprocess.run(
@@ -126,6 +127,40 @@ def test_an_animation_named_like_a_folder_exits_1_before_rendering(tmp_path, kin
     assert not frames(tmp_path / "out") and hidden_files(tmp_path) == []
 
 
+@pytest.mark.parametrize("kind", ["gif", "mp4"])
+def test_an_animation_at_a_pipe_exits_2_and_the_pipe_stays(tmp_path, kind):
+    pipe = tmp_path / f"pipe.{kind}"
+    os.mkfifo(pipe)
+    result = export_here(
+        "--dataset", "or", "--trials", 3, "--out", tmp_path / "out", f"--{kind}", pipe
+    )  # fmt: skip
+    one_line(result, 2, f"--{kind} {pipe}: is not a regular file (it is a pipe)")
+    assert pipe.is_fifo() and not frames(tmp_path / "out")
+
+
+def test_an_animation_through_a_link_writes_its_target(tmp_path):
+    (tmp_path / "real").mkdir()
+    link = tmp_path / "movie.gif"
+    link.symlink_to(tmp_path / "real" / "movie.gif")
+    result = export_here("--dataset", "or", "--trials", 3, "--out", tmp_path / "out", "--gif", link)
+    assert result.returncode == 0, result.stderr
+    with Image.open(tmp_path / "real" / "movie.gif") as gif:
+        assert gif.format == "GIF" and gif.size == (1280, 720)
+    assert link.is_symlink()
+    assert hidden_files(tmp_path) == [] and hidden_files(tmp_path / "real") == []
+
+
+def test_a_pipe_among_the_frames_is_refused_and_stays(tmp_path):
+    (tmp_path / "out").mkdir()
+    pipe = tmp_path / "out" / "frame_00002.png"
+    os.mkfifo(pipe)
+    result = export_here("--dataset", "or", "--trials", 3, "--out", tmp_path / "out")
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "frame_00002.png" in lines[-1] and "not a regular file" in lines[-1]
+    assert pipe.is_fifo()
+
+
 def test_an_animation_in_an_unwritable_folder_exits_1_before_rendering(tmp_path, unwritable):
     result = export_here(
         "--dataset", "or", "--trials", 3, "--out", tmp_path / "out", "--gif", unwritable / "a.gif"
@@ -163,6 +198,7 @@ def _export_with_limit(limit, *args):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("limit", "kind", "reason"),
     [
@@ -190,6 +226,7 @@ def test_a_full_disk_exits_1_with_one_line_and_leaves_no_temporary_file(
 # -- SIGINT and SIGTERM --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sigint_and_sigterm_stop_an_export_cleanly(tmp_path):
     """SIGINT while Qt loads, SIGTERM once frame 17 is written (while frames, the GIF and
     the MP4 are being written); tests/benchmarks/test_export_benchmarks.py runs forty at

@@ -284,6 +284,7 @@ print(json.dumps(results))
 """
 
 
+@pytest.mark.slow
 def test_dialog_reports_a_full_disk_once_as_a_failure(tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "c")}
     env["LINEAR_LAB_DATA_DIR"] = str(tmp_path / "data")

@@ -197,6 +197,7 @@ _CRASHING_SESSION = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_crashed_run_is_recovered_with_its_points_and_trial(qtbot, data_folder, dialogs):
     env = {**os.environ, "LINEAR_LAB_DATA_DIR": str(data_folder), "QT_QPA_PLATFORM": "offscreen"}
     result = subprocess.run(

@@ -365,3 +365,17 @@ def test_the_start_w0_names_the_rules_own_default(window):
     assert initial.itemText(initial.findData("default")) == "rule's default (0)"
     window.controller.update_settings(algorithm="winnow")
     assert initial.itemText(initial.findData("default")) == "rule's default (1)"
+
+
+def test_a_gamma_not_computed_says_why_in_its_tooltip(window):
+    """Random labels on 200 points in 9 coordinates: not separable, and beyond the 8
+    features where the hull's facets are affordable, so γ* is "—" and the tooltip says why."""
+    rng = np.random.default_rng(4)
+    ds = Dataset(rng.normal(size=(200, 9)), rng.choice([-1, 1], size=200))
+    report = margin_report(ds, bias=True)
+    assert math.isnan(report.gamma) and report.reason  # the premise
+    window.controller.set_dataset(ds)
+    assert window.theory.gamma.text() == "—"
+    assert report.reason in window.theory.gamma.toolTip()
+    window.controller.set_dataset(load_preset("or"))  # a γ* that is shown: no reason
+    assert "Shown as —" not in window.theory.gamma.toolTip()

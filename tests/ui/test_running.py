@@ -302,3 +302,23 @@ def test_run_on_xor_stops_where_w_cycles_and_says_it_never_converges(qtbot, wind
     c.next_mistake()  # the cycle goes on, mistakes included
     finish(c)
     assert sim.mistakes == mistakes + 1 and sim.trial(sim.trials).mistake
+
+
+def test_a_settings_change_or_reset_does_not_compute_gamma_again(window, monkeypatch):
+    """γ* of 300 points in 8-D takes seconds: the same data keep their report."""
+    from simulator.engine import simulation as simulation_module
+
+    controller = window.controller
+    controller.set_dataset(separable(n=40, seed=3))
+    report = controller.simulation.margin_report()
+    asked = []
+    real = simulation_module.margin_report_for
+    monkeypatch.setattr(
+        simulation_module, "margin_report_for", lambda *a: asked.append(1) or real(*a)
+    )
+    assert controller.update_settings(learning_rate=0.5, order="random", seed=5)
+    controller.step()
+    controller.reset()
+    assert controller.simulation.margin_report() is report and asked == []
+    assert controller.update_settings(bias=False)  # other features: computed again
+    assert asked == [1] and controller.simulation.margin_report() is not report
