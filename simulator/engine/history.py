@@ -99,9 +99,10 @@ class Segment:
     `X` is the feature matrix (row-major, read-only), `y` the labels. The events found on
     these data: `converged_at` (the trial that completed an epoch without update),
     `cycle_found_at` and `cycle_period` (w at an epoch start repeated one `cycle_period`
-    epochs earlier); `rest_at`: the end of an epoch from which every epoch on these data
-    repeats the one before it bit for bit, with `rest_mistakes` mistakes and `rest_updates`
-    updates each (a converged mistake-driven rule; Adaline at a fixed point of its floats).
+    epochs earlier); `rest_at`: the end of an epoch from which every `rest_period` epochs
+    on these data repeat the `rest_period` before them bit for bit, with `rest_mistakes`
+    mistakes and `rest_updates` updates (a converged mistake-driven rule, period 1 and no
+    mistake; a cycle; Adaline at a fixed point of its floats).
     """
 
     start: int
@@ -113,6 +114,7 @@ class Segment:
     cycle_found_at: int | None = None
     cycle_period: int | None = None
     rest_at: int | None = None
+    rest_period: int = 1
     rest_mistakes: int = 0
     rest_updates: int = 0
     largest: float = math.nan  # max |x_j| over all rows and features (nan: find it)
@@ -158,17 +160,18 @@ class History:
     def record_loss(self, loss: float) -> None:
         self._losses.append(loss)
 
-    def repeat_epochs(self, segment: Segment, t: int, epochs: int) -> None:
-        """Record `epochs` more epochs after trial t (an epoch end at or after
-        `segment.rest_at`), each the same as the epoch that ended at t: its mistakes shifted
-        by whole epochs, its loss again."""
-        n = segment.n
+    def repeat_epochs(self, segment: Segment, t: int, periods: int) -> None:
+        """Record `periods` more periods of `segment.rest_period` epochs after trial t (an
+        epoch end at or after `segment.rest_at`), each the same as the period that ended at
+        t: its mistakes shifted by whole periods, its epochs' losses again."""
+        period = segment.rest_period
+        length = period * segment.n
         mistakes = self._mistakes.view
-        last = mistakes[self.mistakes_through(t - n) : self.mistakes_through(t)]
+        last = mistakes[self.mistakes_through(t - length) : self.mistakes_through(t)]
         if last.size:
-            shifts = np.arange(1, epochs + 1, dtype=np.int64) * n
+            shifts = np.arange(1, periods + 1, dtype=np.int64) * length
             self._mistakes.extend(np.add.outer(shifts, last).ravel())
-        self._losses.extend(np.full(epochs, self._losses.view[-1]))
+        self._losses.extend(np.tile(self._losses.view[-period:], periods))
 
     def record_divergence(self, trial: int, reason: str) -> None:
         self.diverged_at, self.divergence_reason = trial, reason
@@ -267,7 +270,7 @@ class History:
             if segment.cycle_found_at is not None and segment.cycle_found_at > t:
                 segment.cycle_found_at = segment.cycle_period = None
             if segment.rest_at is not None and segment.rest_at > t:
-                segment.rest_at = None
+                segment.rest_at, segment.rest_period = None, 1
         self._losses.truncate(self.epochs_completed(t))
 
     def drop_last_segment(self) -> None:

@@ -1148,8 +1148,9 @@ class Simulation:
                 if not math.isfinite(loss) or loss > _GROWTH * max(live.min_loss, _LOSS_FLOOR):
                     self._diverge(live, t, record, self._growth_message(t, segment, live, loss))
                 live.min_loss = min(live.min_loss, loss)
-        if self._cyclic and updating and not converged:
-            self._search_cycle(live, segment, record)
+        found = segment.cycle_found_at
+        if self._cyclic and updating and not converged and (found is None or t <= found):
+            self._search_cycle(live, segment, record)  # not past the cycle: it stays put
         if record and updating and segment.rest_at is None:
             self._find_rest(live, segment, converged)
         live.epoch_updates = 0
@@ -1157,26 +1158,35 @@ class Simulation:
             live.epoch_start = live.state
 
     def _find_rest(self, live: _Live, segment: Segment, converged: bool) -> None:
-        """Note on `segment` when, from this epoch end on, every epoch repeats this one:
-        a mistake-driven rule once converged (no mistake, no update, in any order); in
-        cyclic order, a rule whose state at this epoch's end is, bit for bit, its state at
-        the start (Adaline reaches such a fixed point of its floats; each epoch then makes
-        the same updates and mistakes)."""
+        """Note on `segment` when, from this epoch end on, every period of epochs repeats
+        the one before: a mistake-driven rule once converged (no mistake, no update, in any
+        order) or once its cycle is found (the cycle's period); in cyclic order, a rule whose
+        state at this epoch's end is, bit for bit, its state at the start (Adaline reaches
+        such a fixed point of its floats; each epoch then makes the same updates and
+        mistakes)."""
         t = live.trials
+        history = self._history
         if self._rule.mistake_driven:
             if converged:
                 segment.rest_at, segment.rest_mistakes, segment.rest_updates = t, 0, 0
+            elif segment.cycle_found_at == t and segment.cycle_period is not None:
+                # every mistake of the period updated (no divergence): as many updates
+                period = segment.cycle_period
+                mistakes = history.mistakes_through(t) - history.mistakes_through(
+                    t - period * segment.n
+                )
+                segment.rest_at, segment.rest_period = t, period
+                segment.rest_mistakes = segment.rest_updates = mistakes
         elif self._cyclic and np.array_equal(live.state, live.epoch_start):
-            history = self._history
             mistakes = history.mistakes_through(t) - history.mistakes_through(t - segment.n)
             segment.rest_at, segment.rest_mistakes = t, mistakes
             segment.rest_updates = live.epoch_updates
 
     def _skip_rest(self, live: _Live, segment: Segment, limit: int, record: bool) -> int:
-        """Jump over whole epochs that repeat the last one (see `_find_rest`): all but the
-        last whole epoch within `limit` trials, so that the last trial is run, as are
-        those of an epoch cut short. Recording, the mistakes and losses of the skipped
-        epochs are those of the last one, shifted. Returns how many trials were skipped."""
+        """Jump over whole periods that repeat the last one (see `_find_rest`): all but the
+        last whole period within `limit` trials, so that the last trials are run. Recording,
+        the mistakes and losses of the skipped periods are those of the last one, shifted.
+        Returns how many trials were skipped."""
         rest, n = segment.rest_at, segment.n
         if (
             rest is None
@@ -1185,16 +1195,17 @@ class Simulation:
             or (live.trials - segment.start) % n
         ):
             return 0
-        epochs = limit // n - 1
-        if epochs < 1:
+        length = segment.rest_period * n
+        periods = limit // length - 1
+        if periods < 1:
             return 0
         if record:
-            self._history.repeat_epochs(segment, live.trials, epochs)
-        live.trials += epochs * n
-        live.mistakes += epochs * segment.rest_mistakes
-        live.updates += epochs * segment.rest_updates
+            self._history.repeat_epochs(segment, live.trials, periods)
+        live.trials += periods * length
+        live.mistakes += periods * segment.rest_mistakes
+        live.updates += periods * segment.rest_updates
         live.last = None
-        return epochs * n
+        return periods * length
 
     def _search_cycle(self, live: _Live, segment: Segment, record: bool) -> None:
         """Brent's cycle search over the epoch-start states x₀, x₁, … of this segment,
@@ -1419,4 +1430,5 @@ class Simulation:
             and live.trials >= rest
             and live.diverged_at is None
             and self._rule.mistake_driven
+            and not segment.rest_updates  # converged, not cycling
         )
