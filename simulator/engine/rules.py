@@ -352,10 +352,12 @@ LEARNING_RATE = Parameter(
     "η",
     "learning rate",
     default=1.0,
-    minimum=0.0,
+    # Not smaller: products ηx and scores would be subnormal floats, whose rounding is not
+    # relative, and the exact-tie bound would no longer follow exact arithmetic (from w₀ = 0
+    # the perceptron's mistakes do not depend on η anyway).
+    minimum=1e-100,
     maximum=1e6,
-    exclusive_minimum=True,
-    help="the step size η > 0",
+    help="the step size η",
 )
 PROMOTION = Parameter(
     "promotion",

@@ -649,7 +649,18 @@ def _solve(Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]]
         return _origin_report(Z, radius, rows, kept)
     gamma = min(_sqrt(square), radius)
     separator = tuple(float(c) / gamma for c in p)
-    return _separable_report(gamma, radius, separator, rows, kept)
+    # R²/γ*² from the exact squares, rounded once: 45, not the 45.00000000000001 of
+    # (R/γ)² in floats (the lab's --exact column, a hand calculation's integer)
+    top = float(np.max(norms))
+    far = np.flatnonzero(norms >= top * (1.0 - 1e-12))[:64]  # the longest, to rounding
+    radius_square = max(
+        sum((Fraction(v) * Fraction(v) for v in Z[i].tolist()), Fraction(0)) for i in far
+    )
+    try:
+        bound = float(max(radius_square / square, Fraction(1)))
+    except OverflowError:
+        bound = math.inf
+    return _separable_report(gamma, radius, separator, rows, kept, bound)
 
 
 def _origin_report(
@@ -677,12 +688,13 @@ def _separable_report(
     separator: tuple[float, ...],
     support: tuple[tuple[float, ...], ...],
     weights: tuple[float, ...],
+    bound: float | None = None,
 ) -> MarginReport:
-    """The report of separable data, with the bound R²/γ*²."""
+    """The report of separable data, with the bound R²/γ*² (from γ and R unless given)."""
     return MarginReport(
         gamma=gamma,
         radius=radius,
-        bound=(radius / gamma) * (radius / gamma),  # inf if it overflows
+        bound=(radius / gamma) * (radius / gamma) if bound is None else bound,  # inf: overflow
         separator=separator,
         support=support,
         support_weights=weights,

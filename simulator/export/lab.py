@@ -23,8 +23,10 @@ from pathlib import Path
 import numpy as np
 
 from simulator.engine import Dataset
+from simulator.engine.dataset import short_repr
 from simulator.engine.files import write_atomically
 from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
+from simulator.engine.simulation import MAX_SEED
 from simulator.export.checks import check_file_target, path_argument, prepare_folder
 from simulator.export.interrupt import StopFlag, exit_status
 
@@ -123,6 +125,14 @@ def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
     lab.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
+def _seed(text: str) -> int:
+    """--seed: 0 … 2³¹ − 1, as everywhere else (the window's seed boxes hold no more)."""
+    seed = _whole(text, "--seed")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"--seed must be 0 … {MAX_SEED}, not {short_repr(seed)}")
+    return seed
+
+
 def _whole(text: str, what: str) -> int:
     try:
         return int(text)
@@ -150,7 +160,7 @@ def lab_options(options: argparse.Namespace) -> LabOptions:
         sizes=sizes,
         relevant=_whole(options.relevant, "--r"),
         examples=_whole(options.examples, "--examples"),
-        seed=_whole(options.lab_seed, "--seed"),
+        seed=_seed(options.lab_seed),
         rules=rules,
         until_converged=options.until_converged,
         max_epochs=_whole(options.max_epochs, "--max-epochs"),

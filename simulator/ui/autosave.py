@@ -135,9 +135,10 @@ class Autosaver(QObject):
             lock.setStaleLockTime(0)  # never stale while its process lives
             if lock.tryLock(0):
                 path = self.folder / AUTOSAVE_NAME.replace(".lab", f"{suffix}.lab")
-                if path.exists() and not path.is_file():  # a folder in the way
+                if path.exists() and not path.is_file():  # a folder, a pipe in the way
                     lock.unlock()
-                    self.problem = f"{off}: {path} is not a file (a folder?)."
+                    kind = "a folder" if path.is_dir() else "not a regular file"
+                    self.problem = f"{off}: {path} is {kind}."
                     return
                 self._lock = lock
                 self.path = path

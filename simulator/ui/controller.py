@@ -227,6 +227,7 @@ class SimulationController(QObject):
     def set_dataset(self, dataset: Dataset, text: str = "Load data") -> bool:
         """Replace all points (undoable) and restart the run; False if they cannot be shown.
         Any dimension: the window shows d ≠ 2 in its high-dimensional view."""
+        self._forget_message()
         return self._push(text, dataset, restart=True)
 
     def add_point(self, x: float, y: float, label: int) -> None:
@@ -372,6 +373,7 @@ class SimulationController(QObject):
         """Restart the run with new settings; False (and a `problem`) if the engine refuses."""
         if settings == self._settings:
             return True
+        self._forget_message()
         problem = settings_problem(settings)
         if problem is not None:  # never passed to the engine
             self.refused.emit(f"Setting not applied: {problem}.")
@@ -465,6 +467,7 @@ class SimulationController(QObject):
         The old simulation and its history are dropped (nothing else holds them). If the
         new one cannot be made, the run stays as it was and the reason is reported."""
         self.pause()
+        self._forget_message()
         try:
             simulation = Simulation.from_settings(
                 self.dataset, self._settings, previous=self._simulation
@@ -490,6 +493,11 @@ class SimulationController(QObject):
         except Exception as exc:
             self._fail(exc, f"Cannot go to trial {trial}; the learner stays where it was")
         self._publish()  # also after a failure: the timeline goes back to the trial shown
+
+    def _forget_message(self) -> None:
+        """Clear a message about the run that was ("Converged at trial 120.") as the run
+        restarts; whatever this change has to say comes after it."""
+        self.message.emit("")
 
     def step_back(self) -> None:
         """Back one trial (pauses a run)."""

@@ -233,9 +233,9 @@ def test_winnow_overflow_is_reported():
     ("kwargs", "message"),
     [
         ({"algorithm": "svm"}, "unknown algorithm 'svm'"),
-        ({"learning_rate": 0.0}, "learning rate η must be a finite number with η > 0"),
-        ({"learning_rate": -1.0}, "learning rate η must be a finite number with η > 0"),
-        ({"learning_rate": math.inf}, "learning rate η must be a finite number with η > 0"),
+        ({"learning_rate": 0.0}, "learning rate η must be a finite number with η ≥ 1e-100"),
+        ({"learning_rate": -1.0}, "learning rate η must be a finite number with η ≥ 1e-100"),
+        ({"learning_rate": math.inf}, "learning rate η must be a finite number with η ≥ 1e-100"),
         ({"algorithm": "winnow", "promotion": 1.0}, "α must be a finite number with α > 1"),
         (
             {"algorithm": "winnow", "threshold": -2.0},

@@ -346,9 +346,12 @@ def _signed_z(ds, bias):
 def _assert_exact(report, Z, sign, square):
     """The report agrees with the exact (sign, γ*²): the sign always, the value to 1e-9."""
     assert report.separable == (sign > 0)
-    if sign > 0:
-        ratio = report.radius / report.gamma
-        assert report.bound == ratio * ratio  # inf only if R²/γ*² overflows
+    if sign > 0:  # R²/γ*² from the exact squares, rounded once (inf only if it overflows)
+        radius_square = max(sum(Fraction(v) ** 2 for v in row) for row in Z.tolist())
+        exact_bound = radius_square / square
+        assert report.bound == (
+            math.inf if exact_bound > 1.7976931348623157e308 else float(exact_bound)
+        )
     else:
         assert report.bound == math.inf
     if sign == 0:
@@ -400,6 +403,12 @@ def test_gamma_never_raises_and_its_sign_is_right_at_any_scale(data, scale, bias
     sign, _ = signed_gamma_squared(Z.tolist())
     assert report.separable == (sign > 0)
     assert sign == 0 or np.sign(report.gamma) == sign
+
+
+@pytest.mark.parametrize(("name", "bound"), [("or", 27), ("and", 51)])
+def test_the_bound_of_a_hand_calculation_is_its_integer(name, bound):
+    """γ*² = 1/9 and 1/17 with R² = 3: R²/γ*² is 27 and 51 exactly, not 27.000000000000004."""
+    assert margin_report(load_preset(name)).bound == bound
 
 
 @pytest.mark.parametrize("name", ["and", "or", "xor"])

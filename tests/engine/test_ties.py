@@ -144,13 +144,21 @@ def test_from_zero_the_perceptrons_mistakes_and_convergence_do_not_depend_on_eta
     assert other.converged_at == one.converged_at
 
 
-@pytest.mark.parametrize("rate", [1.0, 0.1, 0.3, 7.0])
+@pytest.mark.parametrize("rate", [1.0, 0.1, 0.3, 7.0, 1e-100, 1e6])  # the smallest and largest η
 def test_iris_follows_exact_arithmetic_for_any_eta(rate):
     """Iris (cyclic, bias): exact rationals make 1518 mistakes and converge at trial
     105,150; naive floats made 1562 at η = 1 (a true 0 computed as −2.67e-12)."""
     sim = Simulation(load_preset("iris"), learning_rate=rate)
     sim.run(10**6)
     assert sim.converged_at == 105_150 and sim.mistakes == 1518
+
+
+@pytest.mark.parametrize("rate", [5e-324, 1e-320, 1e-101])
+def test_an_eta_whose_products_would_be_subnormal_is_refused(rate):
+    """At η = 5e-324 the `or` run made 52 mistakes against a bound of 27 (subnormal
+    products round absolutely, not relatively); the smallest η is 1e-100."""
+    with pytest.raises(ValueError, match="η ≥ 1e-100"):
+        Simulation(load_preset("or"), learning_rate=rate)
 
 
 def test_and_with_a_small_eta_makes_the_same_mistakes():

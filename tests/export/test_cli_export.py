@@ -161,7 +161,7 @@ def test_a_rerun_into_the_same_folder_removes_stale_frames(tmp_path):
         ),
         (
             ["--dataset", "or", "--learning-rate", 0, "--trials", 3],
-            "η must be a finite number with η > 0",
+            "η must be a finite number with η ≥ 1e-100",
         ),
         (
             ["--dataset", "or", "--algorithm", "winnow", "--promotion", 1, "--trials", 3],

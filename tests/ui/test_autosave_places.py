@@ -54,7 +54,7 @@ def test_a_folder_where_the_autosave_file_goes_turns_autosave_off(qtbot, data_fo
         win = started(qtbot)
         win.autosaver.failed.connect(failures.append)
         assert not win.autosaver.enabled and win.autosaver.leftover() is None
-        assert "is not a file" in win.statusBar().currentMessage()
+        assert "is a folder" in win.statusBar().currentMessage()
         work_and_close(qtbot, win)
     assert not raised and not dialogs.shown and not failures
     assert (data_folder / AUTOSAVE_NAME).is_dir()

@@ -322,3 +322,19 @@ def test_a_settings_change_or_reset_does_not_compute_gamma_again(window, monkeyp
     assert controller.simulation.margin_report() is report and asked == []
     assert controller.update_settings(bias=False)  # other features: computed again
     assert asked == [1] and controller.simulation.margin_report() is not report
+
+
+@pytest.mark.parametrize("change", ["settings", "reset", "data"])
+def test_news_of_the_old_run_goes_when_the_run_restarts(window, change):
+    """ "Converged at trial 24." must not stay beside a panel that shows trial 0."""
+    c = window.controller
+    c.set_dataset(load_preset("or"))
+    c.message.emit("Converged at trial 24.")  # as a finished run says it
+    assert window.statusBar().currentMessage() == "Converged at trial 24."
+    if change == "settings":
+        c.set_settings(Settings(algorithm="balanced-winnow"))
+    elif change == "reset":
+        c.reset()
+    else:
+        c.set_dataset(load_preset("and"))
+    assert window.statusBar().currentMessage() == ""
