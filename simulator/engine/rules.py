@@ -605,10 +605,12 @@ class Perceptron(Rule):
         rounding of this very formula. Where η and x_j are written exactly (multiples of
         1/16, `written_exactly`), w_j is a multiple of 1/256 and |w_j|, |w'_j|, |η x_j| <
         2^43, the product and the sum are exact: the error stays e_j (the bias weight, whole
-        or binary data, at any scale).
+        or binary data, at any scale). So they are where η, x_j and w_j are whole numbers
+        and |w_j|, |w'_j|, |η x_j| < 2^53 (whole data up to 9e15: 2e13 and 1e13).
         """
         eta = self.learning_rate
         exact_eta = _written_exactly(eta)
+        whole_eta = exact_eta and eta == math.floor(eta)
         if x.size > 16:
             grown: FloatArray = np.abs(x) * (4.0 * _U * eta)
             grown += np.abs(new_state) * (2.0 * _U)
@@ -623,6 +625,14 @@ class Perceptron(Rule):
                 & (np.abs(new_state) < _SUM_LIMIT)
                 & (np.abs(x) * eta < _SUM_LIMIT)
             )
+            if whole_eta:
+                exact |= (
+                    (x == np.floor(x))
+                    & (state == np.floor(state))
+                    & (np.abs(state) < _INTEGER_LIMIT)
+                    & (np.abs(new_state) < _INTEGER_LIMIT)  # rounding is monotone: the
+                    & (np.abs(x) * eta < _INTEGER_LIMIT)  # exact results are below 2^53 too
+                )
             return np.where(exact, error, grown)
         # A few numbers: plain floats are quicker than NumPy (the same operations, bits).
         k1, k2, k3 = 4.0 * _U * eta, 2.0 * _U, 1.0 + 4.0 * _U
@@ -638,6 +648,13 @@ class Perceptron(Rule):
                 and ax * eta < _SUM_LIMIT
                 and (wj * 256.0).is_integer()
                 and _written_exactly(xj)
+            ) or (
+                whole_eta
+                and abs(wj) < _INTEGER_LIMIT
+                and abs(nj) < _INTEGER_LIMIT
+                and ax * eta < _INTEGER_LIMIT
+                and wj.is_integer()
+                and xj.is_integer()
             ):
                 out.append(ej)
             else:

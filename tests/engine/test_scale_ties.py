@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from simulator.engine import TIES, Dataset, Simulation, rules
@@ -69,6 +69,17 @@ def test_a_score_swamped_by_rounding_is_shown_exactly():
     tie=st.sampled_from(TIES),
     bias=st.booleans(),
     order=st.sampled_from(["cyclic", "random"]),
+)
+# whole numbers beyond 2^43 (2e13): their sums are exact too, so a weight of exactly 0 is 0
+@example(
+    exponent=13,
+    mantissas=[[0, 0], [2, 0], [1, 0]],
+    labels=[-1, -1, 1, -1, -1, -1],
+    dimension=1,
+    rate="1",
+    tie="mistake",
+    bias=True,
+    order="cyclic",
 )
 def test_the_perceptron_follows_exact_arithmetic_at_any_scale(
     exponent, mantissas, labels, dimension, rate, tie, bias, order
