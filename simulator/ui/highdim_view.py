@@ -212,10 +212,10 @@ class HighDimView(QWidget):
         if frame.settings.bias:
             keys.append((BIAS, "bias (feature 0)"))
         key = "&nbsp;&nbsp; ".join(
-            f'<span style="color:{colour}">■</span>&nbsp;{html.escape(text)}'
+            f'<span style="color:{colour}">■</span>&nbsp;{html.escape(text, quote=False)}'
             for colour, text in keys
         )
-        return f"{html.escape(head)} Bars: {key}"
+        return f"{html.escape(head, quote=False)} Bars: {key}"
 
     def _paint_bars(self, frame: Frame) -> None:
         weights = np.asarray(frame.snapshot.weights, dtype=float)
