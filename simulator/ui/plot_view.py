@@ -56,7 +56,7 @@ FULL_DETAIL_POINTS = 2000  # up to this many points, full-size glyphs and rings
 SNAP_STEPS = (0.5, 0.25, 0.1)
 # The legend's (text, sample glyph) pixel sizes, normal and presentation: full, then
 # compact for a plot too small to keep half the data's size beside the full one.
-LEGEND_TYPES = {False: ((13, 20.0), (11, 14.0)), True: ((16, 20.0), (12, 15.0))}
+LEGEND_TYPES = {False: ((13, 20.0), (11, 14.0)), True: ((16, 20.0), (14, 16.0))}
 
 
 def nice_step(span: float, target: int = 10) -> float:
@@ -731,12 +731,14 @@ class PlotView(pg.PlotWidget):
     def _choose_legend_side(self, box: Box) -> None:
         """The legend as a band on top or a column on the left, whichever shows `box`
         larger (a short, wide plot has room beside the data, a tall one above it); in
-        compact type when the full type would leave the data less than half their size."""
+        compact type when the full type would leave the data less than half their size.
+        Hidden while no layout leaves them a quarter of it: the points come first."""
         vb = self.getPlotItem().vb
         width, height = vb.width(), vb.height()
-        if not self._legend.isVisible() or width <= 0 or height <= 0:
+        if not self._show_legend or width <= 0 or height <= 0:
             return
-        edge = 2 * 0.6 * self.point_size
+        self._legend.show()
+        edge = 2 * 1.2 * self.point_size
         bare = min((width - edge) / box.width, (height - edge) / box.height)
         best: tuple[float, int, str] | None = None
         for level in range(len(LEGEND_TYPES[self._presentation])):
@@ -756,10 +758,11 @@ class PlotView(pg.PlotWidget):
             self._set_legend_type(best[1])
             self._legend_side = best[2]
         self._fit_legend()
+        self._legend.setVisible(best is not None and best[0] >= 0.25 * bare)
 
     def _room_for_legend(self, box: Box) -> Box:
         """The view range showing `box` whole and as large as it can be, centred in what the
-        legend leaves free, with half a glyph more on each side (a ring at the edge of `box`
+        legend leaves free, with the trial's ring more on each side (a ring at the edge of `box`
         stays whole); of the plot's own aspect, so the aspect lock adds nothing."""
         vb = self.getPlotItem().vb
         width, height = vb.width(), vb.height()
@@ -767,7 +770,7 @@ class PlotView(pg.PlotWidget):
             return box
         self._choose_legend_side(box)
         top, left = self.legend_clearance()
-        edge = 0.6 * self.point_size
+        edge = 1.2 * self.point_size
         free_x, free_y = width - left - 2 * edge, height - top - 2 * edge
         scale = min(free_x / box.width, free_y / box.height)  # pixels a unit
         if not (scale > 0 and math.isfinite(scale)):
