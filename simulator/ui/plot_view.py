@@ -166,6 +166,7 @@ class PlotView(pg.PlotWidget):
         self._legend_type: int | None = None  # the LEGEND_TYPES level shown
         self._fitted: Box | None = None  # what the view last fitted, before the legend's room
         self._fitted_range: list[list[float]] | None = None  # the range set for it
+        self._fitted_size = (0.0, 0.0)  # the plot's size in pixels then
         self._detail: tuple[float, bool] | None = None
         self._drawn: dict[int, InputLine | None] = {}
         self._axis_names: tuple[str, ...] | None = None
@@ -701,8 +702,14 @@ class PlotView(pg.PlotWidget):
             self._legend.setPos(8, 6 if self._legend_side == "top" else max(1, min(6, room / 2)))
 
     def _on_resized(self) -> None:
+        """Refit for a new size (charts shown, presentation, the window resized), but not
+        for the few pixels the axes take or give as their tick labels change: that would
+        loop (new range, new labels, new size) and move exported frames' axes."""
         self._fit_legend()
-        self._keep_fit()
+        vb = self.getPlotItem().vb
+        width, height = self._fitted_size
+        if abs(vb.width() - width) > 0.05 * width or abs(vb.height() - height) > 0.05 * height:
+            self._keep_fit()
 
     def _keep_fit(self) -> None:
         """Refit to what the view last fitted, for the plot's new size or legend, unless the
@@ -738,7 +745,7 @@ class PlotView(pg.PlotWidget):
         if not self._show_legend or width <= 0 or height <= 0:
             return
         self._legend.show()
-        edge = 2 * 1.2 * self.point_size
+        edge = 2 * self._edge_px()
         bare = min((width - edge) / box.width, (height - edge) / box.height)
         best: tuple[float, int, str] | None = None
         for level in range(len(LEGEND_TYPES[self._presentation])):
@@ -760,6 +767,12 @@ class PlotView(pg.PlotWidget):
         self._fit_legend()
         self._legend.setVisible(best is not None and best[0] >= 0.25 * bare)
 
+    def _edge_px(self) -> float:
+        """Pixels kept on each side of the fitted box: the trial's ring (1.2 glyphs), at
+        most a tenth of the plot (a small exported frame keeps its data large)."""
+        vb = self.getPlotItem().vb
+        return min(1.2 * self.point_size, 0.1 * min(vb.width(), vb.height()))
+
     def _room_for_legend(self, box: Box) -> Box:
         """The view range showing `box` whole and as large as it can be, centred in what the
         legend leaves free, with the trial's ring more on each side (a ring at the edge of `box`
@@ -770,7 +783,7 @@ class PlotView(pg.PlotWidget):
             return box
         self._choose_legend_side(box)
         top, left = self.legend_clearance()
-        edge = 1.2 * self.point_size
+        edge = self._edge_px()
         free_x, free_y = width - left - 2 * edge, height - top - 2 * edge
         scale = min(free_x / box.width, free_y / box.height)  # pixels a unit
         if not (scale > 0 and math.isfinite(scale)):
@@ -785,8 +798,10 @@ class PlotView(pg.PlotWidget):
         """Move the view to show `box` with the legend clear of it, and remember it."""
         target = self._room_for_legend(box)
         self.setRange(xRange=(target.x0, target.x1), yRange=(target.y0, target.y1), padding=0)
+        vb = self.getPlotItem().vb
         self._fitted = box
-        self._fitted_range = self.getPlotItem().vb.targetRange()
+        self._fitted_range = vb.targetRange()
+        self._fitted_size = (vb.width(), vb.height())
 
     def drawing_box(self) -> Box:
         """The visible range less the legend's room (band on top or column on the left):
