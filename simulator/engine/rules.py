@@ -172,6 +172,17 @@ _SUM_LIMIT = 2.0**43  # multiples of 1/256 below this add without rounding
 _SPLIT = 134217729.0  # 2^27 + 1: Dekker's split of a double into two 26-bit halves
 
 
+def _all_whole(x: FloatArray, state: FloatArray, new_state: FloatArray, eta: float) -> bool:
+    """Whether x, w and w' are all whole numbers, |w|, |w'| and |η x| below 2^53 (η whole):
+    then w' = w + ηyx was computed without rounding, entry by entry."""
+    return bool(
+        max(float(np.max(np.abs(state))), float(np.max(np.abs(new_state)))) < _INTEGER_LIMIT
+        and float(np.max(np.abs(x))) * eta < _INTEGER_LIMIT
+        and np.array_equal(x, np.floor(x))
+        and np.array_equal(state, np.floor(state))
+    )
+
+
 def written_exactly(v: FloatArray) -> NDArray[np.bool_]:
     """Whether each float is exactly the decimal it is written as (repr): a multiple of 1/16
     below 2^36 in magnitude, or a whole number up to 2^53.
@@ -612,28 +623,36 @@ class Perceptron(Rule):
         exact_eta = _written_exactly(eta)
         whole_eta = exact_eta and eta == math.floor(eta)
         if x.size > 16:
-            grown: FloatArray = np.abs(x) * (4.0 * _U * eta)
-            grown += np.abs(new_state) * (2.0 * _U)
-            grown += error * (1.0 + 4.0 * _U)
-            if not exact_eta:
-                return grown
-            scaled = state * 256.0
-            exact = (
-                written_exactly(x)
-                & (scaled == np.floor(scaled))
-                & (np.abs(state) < _SUM_LIMIT)
-                & (np.abs(new_state) < _SUM_LIMIT)
-                & (np.abs(x) * eta < _SUM_LIMIT)
-            )
-            if whole_eta:
-                exact |= (
-                    (x == np.floor(x))
-                    & (state == np.floor(state))
-                    & (np.abs(state) < _INTEGER_LIMIT)
-                    & (np.abs(new_state) < _INTEGER_LIMIT)  # rounding is monotone: the
-                    & (np.abs(x) * eta < _INTEGER_LIMIT)  # exact results are below 2^53 too
+            if whole_eta and _all_whole(x, state, new_state, eta):
+                return error  # whole data, whole weights (boolean data, η = 1): nothing rounds
+            # Where x_j = 0, w'_j = w_j + 0 is w_j itself: only the other entries can round
+            # (boolean data in thousands of dimensions are mostly 0).
+            nz = np.flatnonzero(x)
+            xs, ws, ns, es = x[nz], state[nz], new_state[nz], error[nz]
+            grown: FloatArray = np.abs(xs) * (4.0 * _U * eta)
+            grown += np.abs(ns) * (2.0 * _U)
+            grown += es * (1.0 + 4.0 * _U)
+            if exact_eta:
+                scaled = ws * 256.0
+                exact = (
+                    written_exactly(xs)
+                    & (scaled == np.floor(scaled))
+                    & (np.abs(ws) < _SUM_LIMIT)
+                    & (np.abs(ns) < _SUM_LIMIT)
+                    & (np.abs(xs) * eta < _SUM_LIMIT)
                 )
-            return np.where(exact, error, grown)
+                if whole_eta:
+                    exact |= (
+                        (xs == np.floor(xs))
+                        & (ws == np.floor(ws))
+                        & (np.abs(ws) < _INTEGER_LIMIT)
+                        & (np.abs(ns) < _INTEGER_LIMIT)  # rounding is monotone: the
+                        & (np.abs(xs) * eta < _INTEGER_LIMIT)  # exact results are below 2^53
+                    )
+                grown = np.where(exact, es, grown)
+            out_array = error.copy()
+            out_array[nz] = grown
+            return out_array
         # A few numbers: plain floats are quicker than NumPy (the same operations, bits).
         k1, k2, k3 = 4.0 * _U * eta, 2.0 * _U, 1.0 + 4.0 * _U
         out = []
@@ -642,19 +661,23 @@ class Perceptron(Rule):
         ):
             ax = abs(xj)
             if (
-                exact_eta
-                and abs(wj) < _SUM_LIMIT
-                and abs(nj) < _SUM_LIMIT
-                and ax * eta < _SUM_LIMIT
-                and (wj * 256.0).is_integer()
-                and _written_exactly(xj)
-            ) or (
-                whole_eta
-                and abs(wj) < _INTEGER_LIMIT
-                and abs(nj) < _INTEGER_LIMIT
-                and ax * eta < _INTEGER_LIMIT
-                and wj.is_integer()
-                and xj.is_integer()
+                xj == 0.0
+                or (
+                    exact_eta
+                    and abs(wj) < _SUM_LIMIT
+                    and abs(nj) < _SUM_LIMIT
+                    and ax * eta < _SUM_LIMIT
+                    and (wj * 256.0).is_integer()
+                    and _written_exactly(xj)
+                )
+                or (
+                    whole_eta
+                    and abs(wj) < _INTEGER_LIMIT
+                    and abs(nj) < _INTEGER_LIMIT
+                    and ax * eta < _INTEGER_LIMIT
+                    and wj.is_integer()
+                    and xj.is_integer()
+                )
             ):
                 out.append(ej)
             else:

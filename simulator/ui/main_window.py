@@ -363,6 +363,7 @@ class MainWindow(QMainWindow):
         c.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         c.problem.connect(self._on_problem)
         c.refused.connect(self._on_refused)
+        controls.refused.connect(self._on_refused)
         c.undo_stack.cleanChanged.connect(self._update_title)
         plot.point_requested.connect(c.add_point)
         plot.point_moved.connect(c.move_point)

@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine import ALGORITHMS, TIE_TEXT, TIES, Parameter, Settings
+from simulator.engine.dataset import short_repr
 from simulator.engine.records import DEFAULTS
 from simulator.engine.simulation import MAX_SEED
 from simulator.ui import style
@@ -291,10 +292,19 @@ def _parameters() -> dict[str, Parameter]:
     return found
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 class ControlPanel(QWidget):
     """Algorithm, parameters, run buttons and speed."""
 
     setting_requested = Signal(str, object)  # Settings field, value
+    refused = Signal(str)  # input that is no setting at all (w₀ text that is not numbers)
     speed_changed = Signal(float)  # trials per second (inf: as fast as possible)
     new_point_label_changed = Signal(int)
 
@@ -560,11 +570,15 @@ class ControlPanel(QWidget):
             self.initial_edit.setVisible(True)
             self.initial_edit.setFocus()
             return  # wait for the numbers
-        try:
-            numbers = tuple(float(v) for v in text.split(",") if v.strip())
-        except ValueError:
-            numbers = ()  # the engine refuses it with a message naming the shape it needs
-        self.setting_requested.emit("initial_weights", numbers)
+        fields = [v.strip() for v in text.split(",") if v.strip()]
+        bad = next((v for v in fields if not _is_number(v)), None)
+        if bad is not None:
+            self.refused.emit(
+                f"Setting not applied: w₀ is numbers separated by commas, and "
+                f"{short_repr(bad)} is not a number."
+            )
+            return
+        self.setting_requested.emit("initial_weights", tuple(float(v) for v in fields))
 
     # -- run state -----------------------------------------------------------------------------
 

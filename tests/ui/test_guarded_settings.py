@@ -157,6 +157,17 @@ def test_a_typed_nan_in_the_custom_start_is_refused_with_one_dialog(window, dial
     assert controls.initial.currentData() == "default"  # the widgets went back
 
 
+def test_a_custom_start_that_is_not_numbers_says_which_word_is_not(window, dialogs):
+    controls, c = window.controls, window.controller
+    c.set_dataset(load_preset("or"))
+    controls.initial.setCurrentIndex(controls.initial.findData("custom"))
+    controls.initial_edit.setText("0.5, b, 1")
+    controls.initial_edit.editingFinished.emit()
+    assert c.settings.initial_weights is None
+    assert [d[:2] for d in dialogs.shown] == [("critical", "Settings refused")]
+    assert "'b' is not a number" in dialogs.shown[0][2]  # not "got shape (0,)"
+
+
 def test_command_line_settings_that_are_not_finite_start_with_the_defaults(qtbot):
     win = MainWindow(settings=Settings(promotion=NAN))
     qtbot.addWidget(win)
