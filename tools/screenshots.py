@@ -2,11 +2,13 @@
 
 Run under a display of the size to check, e.g.
 
-    xvfb-run -a -s "-screen 0 1024x768x24" python tools/screenshots.py OUT [--presentation] [STATE]
+    xvfb-run -a -s "-screen 0 1024x768x24" python tools/screenshots.py OUT \\
+        [--presentation] [--charts] [STATE ...]
 
 The window opens as it would for a user (sized to the screen's available area); each state
 is set up through the controller and the window's own actions, painted, and grabbed from
-the screen. Files are named OUT/STATE_WxH[_presentation].png after the screen's size.
+the screen. Files are named OUT/STATE_WxH[_presentation][_charts].png after the screen's
+size; --charts opens the charts and ledger below the plot (the plot is then short).
 A negative trial count means "run to the k-th mistake". README.md's screenshot is the
 `readme` state in presentation mode on a 1280×800 screen. The state `lab` is Tools → Winnow
 vs Perceptron lab after a small race (r = 2, n = 8…512, 500 examples).
@@ -24,6 +26,7 @@ from simulator.ui import MainWindow
 STATES = {
     "empty": (None, Settings(), 0, False),
     "or3": ("or", Settings(), 3, False),
+    "or8": ("or", Settings(), 8, False),
     "midrun": ("separable", Settings(), 7, True),
     "converged": ("separable", Settings(), 10_000, True),
     "xor": ("xor", Settings(), 13, False),
@@ -51,7 +54,7 @@ def grab(app, window, path):
     print("wrote", path)
 
 
-def main(out: Path, names: list[str], presentation: bool) -> None:
+def main(out: Path, names: list[str], presentation: bool, charts: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv)
     import pyqtgraph as pg
@@ -62,6 +65,7 @@ def main(out: Path, names: list[str], presentation: bool) -> None:
     app.setFont(font)
     screen = app.primaryScreen().geometry()
     suffix = f"_{screen.width()}x{screen.height()}" + ("_presentation" if presentation else "")
+    suffix += "_charts" if charts else ""
     for name in names or [*STATES, "lab"]:
         if name == "lab":
             lab(app, out / f"lab{suffix}.png", presentation)
@@ -71,6 +75,7 @@ def main(out: Path, names: list[str], presentation: bool) -> None:
         window.show()
         window.presentation_action.setChecked(presentation)
         window.separator_action.setChecked(separator)
+        window.time.area_action.setChecked(charts)
         if trials < 0:
             for _ in range(-trials):
                 window.controller.next_mistake()
@@ -111,4 +116,5 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     flags = {a for a in args if a.startswith("--")}
     rest = [a for a in args if not a.startswith("--")]
-    main(Path(rest[0] if rest else "screenshots"), rest[1:], "--presentation" in flags)
+    out = Path(rest[0] if rest else "screenshots")
+    main(out, rest[1:], "--presentation" in flags, "--charts" in flags)

@@ -5,6 +5,11 @@ one), the variables of the data's OR, if any, in their own colour so they stand 
 mistake count k against the trial with the bound that applies; and the latest trial in one
 line. Stepping and running go on as usual through the side panel.
 
+The header above the charts says why there is no plane and is the bars' key (a coloured
+square before each kind of bar): as text in the widget's layout it wraps, so it is never
+cut off and never covers a bar, as a legend inside the chart did. In presentation mode it
+is shorter and in `style.PRESENTATION_NOTE_PX` type, so the bars keep their room.
+
 When every weight is positive (Winnow from w₀ = 1) the bars show log₂ w, rising from
 w = 1 for a promoted variable and falling for a demoted one, with θ as a dashed line;
 otherwise they show w from 0. The mistakes chart draws the frame's mistake trials
@@ -13,6 +18,7 @@ exactly: k steps up by one at each mistake trial.
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -42,7 +48,7 @@ def _pen(colour: str, width: float, dash: bool = False) -> pg.QtGui.QPen:
 
 
 class _Chart(pg.PlotWidget):
-    def __init__(self, name: str, bottom: str, left: str, legend: bool = True) -> None:
+    def __init__(self, name: str, bottom: str, left: str) -> None:
         super().__init__(background=style.BACKGROUND)
         self.setObjectName(name)
         item = self.getPlotItem()
@@ -55,10 +61,6 @@ class _Chart(pg.PlotWidget):
         for axis in ("left", "bottom"):
             item.getAxis(axis).setPen(pg.mkPen("#444444"))
             item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
-        if legend:  # one row along the top, right-aligned; the y range leaves room for it
-            self.legend = item.addLegend(offset=(-10, 6), labelTextColor="#222222", colCount=3)
-            self.legend.setBrush(pg.mkBrush(255, 255, 255, 225))
-            self.legend.setPen(pg.mkPen("#BBBBBB"))
 
 
 class HighDimView(QWidget):
@@ -69,6 +71,8 @@ class HighDimView(QWidget):
         self.setObjectName("highDimView")
         self.note = QLabel(objectName="highDimNote")
         self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.RichText)
+        self._note_key: tuple[object, ...] | None = None
         self.note.setStyleSheet("QLabel { color: #333333; padding: 4px 8px; }")
 
         self.bars = _Chart("weightsBars", "feature: variable number", "weight w")
@@ -79,12 +83,12 @@ class HighDimView(QWidget):
         self._threshold_label = pg.TextItem("", color="#111111", anchor=(0, 1))
         for graphic in (self._other_bars, self._relevant_bars, self._bias_bar):
             self.bars.addItem(graphic)
-        self._legend_key: tuple[bool, bool] | None = None
+        self._axis_key: bool | None = None
         self.bars.addItem(self.threshold_line, ignoreBounds=True)
         self.bars.addItem(self._threshold_label, ignoreBounds=True)
         self.bars.getPlotItem().addLine(y=0, pen=pg.mkPen("#444444", width=1))
 
-        self.mistakes_chart = _Chart("highDimMistakesChart", "trial", "mistakes k", legend=False)
+        self.mistakes_chart = _Chart("highDimMistakesChart", "trial", "mistakes k")
         self.k_curve = self.mistakes_chart.plot([], [], pen=_pen("#D55E00", 2.5))
         self.bound_line = pg.InfiniteLine(angle=0, pen=_pen("#D55E00", 1.5, dash=True))
         self._bound_label = pg.TextItem("", color="#D55E00", anchor=(1, 1))
@@ -121,9 +125,14 @@ class HighDimView(QWidget):
     def set_presentation(self, on: bool) -> None:
         """Lecture-hall type, as the plane's: the latest trial at least
         `style.PRESENTATION_LABEL_PX`, tick labels `PRESENTATION_TICK_PX`, axis names
-        `PRESENTATION_AXIS_LABEL_PX`, thicker lines (the note above keeps its size: it
-        explains the view and would take the charts' room)."""
+        `PRESENTATION_AXIS_LABEL_PX`, thicker lines, the header shorter in
+        `PRESENTATION_NOTE_PX` (the whole note would take the charts' room)."""
         self._presentation = bool(on)
+        note = QFont()
+        if on:
+            note.setPixelSize(style.PRESENTATION_NOTE_PX)
+        self.note.setFont(note)
+        self._note_key = None
         text = QFont()
         if on:
             text.setPixelSize(style.PRESENTATION_LABEL_PX)
@@ -146,11 +155,6 @@ class HighDimView(QWidget):
                 item.setLabel(
                     side, axis.labelText, **{"color": "#222222", "font-size": f"{self._label_px}px"}
                 )
-        legend = self.bars.legend
-        size = "16px" if on else "9pt"  # larger, yet one row across the chart
-        legend.setLabelTextSize(size)
-        for _, label in legend.items:
-            label.setText(label.text, size=size)
         for label in (self._threshold_label, self._bound_label):
             label.setFont(small)
         self.k_curve.setPen(_pen("#D55E00", 2.5 * k))
@@ -175,28 +179,43 @@ class HighDimView(QWidget):
         """Paint `frame` (the controller's; this view never asks the simulation)."""
         self._frame = frame
         ds = frame.dataset
-        if ds is not self._dataset:
-            self._dataset = ds
-            self.note.setText(self._note_text(frame))
+        self._dataset = ds
+        key = (ds, frame.relevant, frame.settings.bias, self._presentation)
+        if key != self._note_key:
+            self._note_key = key
+            self.note.setText(self._note_text(frame, self._presentation))
         self._paint_bars(frame)
         self._paint_mistakes(frame)
         self.explanation.setText(explain_briefly(frame))
 
     @staticmethod
-    def _note_text(frame: Frame) -> str:
+    def _note_text(frame: Frame, short: bool = False) -> str:
+        """Why there is no plane, then the bars' key; `short` for presentation mode."""
         ds = frame.dataset
-        text = (
-            f"The plane shows 2-D data; these {len(ds):,} points have {ds.dimension:,} "
-            "coordinates, so they are shown by their weights and mistakes instead."
-        )
-        if frame.relevant is not None:
-            text += (
-                f" Labelled by an OR of {len(frame.relevant)} variable"
-                f"{'s' if len(frame.relevant) != 1 else ''} "
-                f"({', '.join(f'x{v}' for v in frame.relevant[:8])}"
-                f"{', …' if len(frame.relevant) > 8 else ''}): their bars are blue."
+        if short:
+            head = (
+                f"{len(ds):,} points with {ds.dimension:,} coordinates, "
+                "shown by their weights and mistakes."
             )
-        return text
+        else:
+            head = (
+                f"The plane shows 2-D data; these {len(ds):,} points have {ds.dimension:,} "
+                "coordinates, so they are shown by their weights and mistakes instead."
+            )
+        relevant = frame.relevant is not None and len(frame.relevant) > 0
+        keys = []
+        if relevant and frame.relevant is not None:
+            named = ", ".join(f"x{v}" for v in frame.relevant[:8])
+            named += ", …" if len(frame.relevant) > 8 else ""
+            keys.append((RELEVANT, f"the data's OR ({named})"))
+        keys.append((OTHER, "other variables" if relevant else "variables"))
+        if frame.settings.bias:
+            keys.append((BIAS, "bias (feature 0)"))
+        key = "&nbsp;&nbsp; ".join(
+            f'<span style="color:{colour}">■</span>&nbsp;{html.escape(text, quote=False)}'
+            for colour, text in keys
+        )
+        return f"{html.escape(head, quote=False)} Bars: {key}"
 
     def _paint_bars(self, frame: Frame) -> None:
         weights = np.asarray(frame.snapshot.weights, dtype=float)
@@ -219,7 +238,7 @@ class HighDimView(QWidget):
         self._other_bars.setOpts(x=positions[rest], height=heights[rest])
         self._bias_bar.setOpts(x=positions[~variable], height=heights[~variable])
         self._relevant_bars.setVisible(bool(relevant.any()))
-        self._set_legend(bool(relevant.any()), bias)
+        self._set_axis_name(bias)
         plot = self.bars.getPlotItem()
         plot.setLabel(
             "left",
@@ -239,26 +258,19 @@ class HighDimView(QWidget):
         span = max(top - low, 1.0)
         plot.getAxis("left").setTicks(_power_ticks(low, top) if self.log_scale else None)
         plot.setXRange(positions[0] - 0.6, positions[-1] + 0.6, padding=0)
-        # The top of the chart is the legend's row and θ's label: as much of the height as
-        # they take in pixels (more in presentation mode), so they cover no bar.
+        # Headroom above the tallest bar, and for θ's label above its line (the bars' key is
+        # in the header, not in the chart).
         bottom = low - 0.05 * span
         height = plot.vb.height()
-        text_px = self.bars.legend.boundingRect().height() + 1.6 * self._label_px + 8
-        band = min(0.5, max(0.18, text_px / height)) if height > 0 else 0.22
+        text_px = 1.6 * self._label_px + 8 if show_theta else 0.0
+        band = min(0.4, max(0.08, text_px / height)) if height > 0 else 0.15
         plot.setYRange(bottom, top + band * (top - bottom) / (1.0 - band), padding=0)
 
-    def _set_legend(self, relevant: bool, bias: bool) -> None:
-        """Name the kinds of bars present (rebuilt only when they change)."""
-        if self._legend_key == (relevant, bias):
+    def _set_axis_name(self, bias: bool) -> None:
+        """Name the bars' axis (set only when the bias comes or goes)."""
+        if self._axis_key == bias:
             return
-        self._legend_key = (relevant, bias)
-        legend = self.bars.legend
-        legend.clear()
-        if relevant:
-            legend.addItem(self._relevant_bars, "variables of the data's OR")
-        legend.addItem(self._other_bars, "other variables" if relevant else "variables")
-        if bias:
-            legend.addItem(self._bias_bar, "bias (feature 0)")
+        self._axis_key = bias
         self.bars.getPlotItem().setLabel(
             "bottom",
             "feature: variable number" + (" (0 is the bias)" if bias else ""),

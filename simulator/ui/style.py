@@ -46,6 +46,7 @@ PRESENTATION_LABEL_PX = 24  # every label of the side panel and the explanation 
 PRESENTATION_VALUE_PX = 26  # the numbers, bold
 PRESENTATION_TICK_PX = 20  # axis tick labels
 PRESENTATION_AXIS_LABEL_PX = 22  # the axes' column names
+PRESENTATION_NOTE_PX = 20  # the high-dimensional view's header (short, so the bars keep room)
 PRESENTATION_LINE_SCALE = 1.6  # lines and the w arrow this much thicker
 PRESENTATION_POINT_SCALE = 1.35  # glyphs this much larger
 

@@ -4,11 +4,12 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFontInfo
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.lab import disjunction_stream, hidden_disjunction
-from simulator.ui import MainWindow
+from simulator.ui import MainWindow, style
 
 
 def twenty_coordinates(tmp_path):
@@ -203,3 +204,65 @@ def test_least_squares_of_many_features_is_abbreviated_like_w(window):
     text = window.theory.least_squares.text()
     assert text.startswith("Least squares: w_LS = (") and "… (41 in all)" in text
     assert len(text) < 300
+
+
+def _high_dim_window(qtbot, settings, presentation, charts):
+    """The disjunction preset (64 coordinates, an OR of 3) at 1024×768, 40 trials on."""
+    window = MainWindow(load_preset("disjunction"), settings)
+    qtbot.addWidget(window)
+    window.show()
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: window.size().width() == 1024)
+    window.presentation_action.setChecked(presentation)
+    window.time.area_action.setChecked(charts)
+    window.controller.simulation.run(39)
+    window.controller.step()
+    qtbot.wait(20)
+    return window
+
+
+def _whole(label):
+    """A word-wrapped QLabel shows all its text (no line cut off below)."""
+    return label.heightForWidth(label.width()) <= label.height()
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+@pytest.mark.parametrize("bias", [False, True])
+def test_the_bars_key_is_in_the_header_whole_and_over_no_bar(qtbot, presentation, bias):
+    """The tester's cases: the in-chart legend was cut off at the left in presentation
+    mode and covered variable 3's bar in normal mode. The key is now in the header."""
+    settings = Settings(algorithm="winnow", bias=bias)
+    window = _high_dim_window(qtbot, settings, presentation, charts=True)
+    view = window.high_dim
+    assert window.views.currentWidget() is view
+    note = view.note.text()
+    variables = ", ".join(f"x{v}" for v in window.controller.frame.relevant)
+    assert f"the data's OR ({variables})" in note and "other variables" in note
+    assert ("bias (feature 0)" in note) == bias
+    assert _whole(view.note)
+    assert view.note.geometry().bottom() < view.bars.mapTo(view, QPoint(0, 0)).y()
+    # Nothing but θ's label is drawn over the bars, and that inside the chart.
+    plot = view.bars.getPlotItem()
+    assert plot.legend is None
+    area = plot.vb.sceneBoundingRect()
+    for item in plot.vb.addedItems:
+        if hasattr(item, "textItem") and item.isVisible():
+            assert area.contains(item.sceneBoundingRect()), item.toPlainText()
+
+
+def test_the_header_has_presentation_type_and_the_bars_keep_their_room(qtbot):
+    window = _high_dim_window(qtbot, Settings(algorithm="winnow", bias=False), False, True)
+    view = window.high_dim
+    normal = QFontInfo(view.note.font()).pixelSize()
+    window.presentation_action.setChecked(True)
+    qtbot.wait(20)
+    assert QFontInfo(view.note.font()).pixelSize() == style.PRESENTATION_NOTE_PX > normal
+    assert "64 coordinates" in view.note.text() and _whole(view.note)
+    # At 1024×768 with the charts shown, the bars stay on screen, with room to read.
+    bars = view.bars.getPlotItem().vb
+    top_left = view.bars.mapTo(window, QPoint(0, 0))
+    assert window.rect().contains(QRect(top_left, view.bars.size()))
+    assert bars.height() >= 60
+    window.presentation_action.setChecked(False)
+    assert QFontInfo(view.note.font()).pixelSize() == normal
+    assert "plane shows 2-D data" in view.note.text()

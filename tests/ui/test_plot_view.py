@@ -406,3 +406,80 @@ def test_an_arrow_label_at_the_views_edge_moves_inside(qtbot, tip):
     view = widget.getPlotItem().vb.viewRect()
     assert label is not None and label.width() > 0
     assert view.contains(label), (label, view)
+
+
+def _hidden_by_legend(plot, points, radius_px=0.0):
+    """The rows of `points` whose glyph (a disc of `radius_px` around the point) touches
+    the legend's box, in scene pixels."""
+    vb = plot.getPlotItem().vb
+    legend = plot.legend_rect()
+    if legend is None:
+        return []
+    grown = legend.adjusted(-radius_px, -radius_px, radius_px, radius_px)
+    return [
+        k
+        for k, (x, y) in enumerate(points)
+        if grown.contains(vb.mapViewToScene(QPointF(float(x), float(y))))
+    ]
+
+
+def _short_presentation_plot(qtbot, window):
+    """1024×768, presentation type, the charts shown below the plot: a short, wide plot."""
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: window.size().width() == 1024)
+    window.presentation_action.setChecked(True)
+    window.time.area_action.setChecked(True)
+    qtbot.wait(20)
+
+
+@pytest.mark.parametrize("fit_first", [False, True])
+def test_the_legend_hides_no_point_of_a_short_presentation_plot(qtbot, window, fit_first):
+    """The tester's case: OR at trial 8, presentation mode, charts shown. Fitted before the
+    plot became short too (the legend's room is in pixels, so it is refitted)."""
+    window.controller.set_dataset(load_preset("or"))
+    if fit_first:
+        window.plot.fit_view()
+    _short_presentation_plot(qtbot, window)
+    if not fit_first:
+        window.plot.fit_view()
+    window.controller.simulation.run(7)
+    window.controller.step()
+    plot = window.plot
+    assert plot.legend_rect() is not None
+    points = window.controller.dataset.points
+    ring = 1.15 * plot.point_size  # the current trial's ring, the largest glyph
+    assert _hidden_by_legend(plot, points, ring) == []
+    assert plot.drawing_box().contains(points)
+    assert line_in_sight(window.controller.frame.boundary, plot.drawing_box())
+    window.fit_action.trigger()
+    assert _hidden_by_legend(plot, points, ring) == []
+
+
+def test_the_legend_hides_no_point_in_any_plot_shape(qtbot, window):
+    """Tall, square, wide and short plots, normal and presentation type, with every legend
+    entry on: after a fit no point is under the legend (hidden while there is no room for
+    it, as on the shortest plots with all 11 entries)."""
+    window.follow_action.setChecked(False)
+    for action in (window.separator_action, window.radius_action, window.shading_action):
+        action.setChecked(True)
+    window.controller.set_dataset(load_preset("separable"))
+    points = window.controller.dataset.points
+    for presentation in (False, True):
+        window.presentation_action.setChecked(presentation)
+        for size in ((500, 800), (700, 500), (900, 300), (500, 260)):
+            window.plot.setFixedSize(*size)
+            qtbot.waitUntil(lambda s=size: window.plot.size().width() == s[0])
+            window.plot.fit_view()
+            hidden = _hidden_by_legend(window.plot, points)
+            assert hidden == [], (presentation, size, window.plot.legend_rect())
+            if size[1] >= 500:  # its 11 entries fit; below, it may step aside
+                assert window.plot.legend_rect() is not None, (presentation, size)
+
+
+def test_a_panned_view_stays_put_when_the_plot_resizes(qtbot, window):
+    window.controller.set_dataset(load_preset("or"))
+    window.plot.fit_view()
+    window.plot.setRange(xRange=(-3, 3), yRange=(-3, 3), padding=0)
+    target = window.plot.getPlotItem().vb.targetRange()
+    _short_presentation_plot(qtbot, window)
+    assert window.plot.getPlotItem().vb.targetRange() == target
