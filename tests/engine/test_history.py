@@ -38,6 +38,7 @@ RULES = [
 # -- memory ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # long runs measured by tracemalloc
 def test_history_costs_memory_per_mistake_and_per_checkpoint_not_per_trial():
     """The benchmark runs 20,000,000 trials; here 300,000 on the same `noisy` preset."""
     sim = Simulation(load_preset("noisy"))
@@ -68,6 +69,7 @@ def test_history_nbytes_is_a_number_that_grows_with_the_run():
     assert sim.history_nbytes > before
 
 
+@pytest.mark.slow  # long runs measured by tracemalloc
 @pytest.mark.parametrize("bias", [True, False], ids=["features-copied", "features-are-points"])
 def test_history_nbytes_is_the_memory_tracemalloc_sees_the_run_free(bias):
     """Edited data leave their past versions in the history (points, labels, features):

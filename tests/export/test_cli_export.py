@@ -280,6 +280,7 @@ def test_until_converged_warns_when_the_cap_stops_it(tmp_path):
     assert len(frames(tmp_path)) == 13
 
 
+@pytest.mark.slow  # a 61-frame GIF at 640x360
 def test_the_gif_is_small_and_shows_the_frames(tmp_path):
     result = export_here(
         "--dataset", "separable", "--trials", 60, "--out", tmp_path / "f", "--size", "640x360",

@@ -150,6 +150,7 @@ def test_copy_with_nothing_selected_says_so(two_points):
     assert view.copy_rows() == "" and messages
 
 
+@pytest.mark.slow  # a million-trial history
 def test_a_long_history_is_read_only_where_it_is_shown(qtbot):
     win = make_window(qtbot, noisy(n=200, seed=3))
     c = win.controller

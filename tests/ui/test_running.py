@@ -261,6 +261,7 @@ def test_one_class_alone_trains(window):
     assert "One class" in window.theory.status.text() or "Converged" in window.theory.status.text()
 
 
+@pytest.mark.slow  # a long run measured by tracemalloc
 def test_reset_frees_the_old_history(window):
     import gc
     import weakref
