@@ -2,13 +2,18 @@
 tabs below it, with the actions that go with them.
 
 The tabs start hidden, so the plot keeps its room; View → Charts and ledger, the key C or
-the timeline's Charts button shows them, and each tab can be hidden on its own.
+the timeline's Charts button shows them, and each tab can be hidden on its own. The charts
+and the ledger are built when first shown (or asked for): three plots fewer to build for a
+window whose charts stay closed. Built late, they catch up with the history as they do
+after a run.
 
 They paint the controller's frames and emit intent (seek, step back); the controller
 seeks, which pauses a run. Backspace steps back one trial (Delete deletes a point).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QSignalBlocker, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
@@ -31,19 +36,10 @@ class TimeViews(QObject):
         super().__init__(window)
         self.controller = controller
         self.timeline = Timeline(window)
-        self.proof_chart = ProofChart()
-        self.mistakes_chart = MistakesChart()
-        self.loss_chart = LossChart()
-        self.charts: tuple[Chart, ...] = (self.proof_chart, self.mistakes_chart, self.loss_chart)
-        self.ledger = Ledger()
+        self._pages: _Pages | None = None  # the charts and the ledger, once built
+        self._presentation = False
         self.tabs = QTabWidget(objectName="timeTabs")
         self.tabs.setDocumentMode(True)
-        pages: list[tuple[QWidget, str, str]] = [
-            (ChartBox(self.proof_chart), "Proof", "proofChartAction"),
-            (ChartBox(self.mistakes_chart), "Mistakes", "mistakesChartAction"),
-            (ChartBox(self.loss_chart), "Loss / weights", "lossChartAction"),
-            (self.ledger, "Ledger", "ledgerAction"),
-        ]
         self.menu = QMenu("&Charts and ledger", window)
         self.area_action = QAction("&Show charts and ledger", self, checkable=True)
         self.area_action.setObjectName("chartsAction")
@@ -56,19 +52,8 @@ class TimeViews(QObject):
         self.menu.addAction(self.area_action)
         self.menu.addSeparator()
         self.page_actions: list[QAction] = []
-        for index, (page, title, name) in enumerate(pages):
-            self.tabs.addTab(page, title)
-            action = QAction(
-                {
-                    "Proof": "&Proof chart (A_k, B_k and k)",
-                    "Mistakes": "&Mistakes chart (k against the trial)",
-                    "Loss / weights": "&Loss or weights chart",
-                    "Ledger": "Trial &ledger",
-                }[title],
-                self,
-                checkable=True,
-                checked=True,
-            )
+        for index, (_, name, text) in enumerate(_PAGES):
+            action = QAction(text, self, checkable=True, checked=True)
             action.setObjectName(name)
             action.toggled.connect(lambda on, i=index: self.set_page_visible(i, on))
             self.menu.addAction(action)
@@ -85,13 +70,47 @@ class TimeViews(QObject):
 
         self.timeline.seek_requested.connect(controller.seek)
         self.timeline.step_back_requested.connect(controller.step_back)
-        self.ledger.seek_requested.connect(controller.seek)
-        for chart in self.charts:
-            chart.message.connect(controller.message)
-        self.ledger.view.message.connect(controller.message)
         controller.frame_changed.connect(self.show_frame)
         controller.running_changed.connect(self._on_running)
         self.show_frame(controller.frame)
+
+    def _built(self) -> _Pages:
+        """The charts and the ledger, built (and shown the run so far) on first use."""
+        if self._pages is None:
+            pages = _Pages(ProofChart(), MistakesChart(), LossChart(), Ledger())
+            self._pages = pages
+            widgets = (*(ChartBox(c) for c in pages.charts), pages.ledger)
+            for index, (widget, (title, _, _)) in enumerate(zip(widgets, _PAGES, strict=True)):
+                self.tabs.addTab(widget, title)
+                self.tabs.setTabVisible(index, self.page_actions[index].isChecked())
+            pages.ledger.seek_requested.connect(self.controller.seek)
+            for chart in pages.charts:
+                chart.message.connect(self.controller.message)
+            pages.ledger.view.message.connect(self.controller.message)
+            if self._presentation:
+                self.set_presentation(True)
+            self._show_pages(self.controller.frame)
+        return self._pages
+
+    @property
+    def proof_chart(self) -> ProofChart:
+        return self._built().proof
+
+    @property
+    def mistakes_chart(self) -> MistakesChart:
+        return self._built().mistakes
+
+    @property
+    def loss_chart(self) -> LossChart:
+        return self._built().loss
+
+    @property
+    def charts(self) -> tuple[Chart, ...]:
+        return self._built().charts
+
+    @property
+    def ledger(self) -> Ledger:
+        return self._built().ledger
 
     def around(self, plot_column: QWidget) -> QSplitter:
         """The plot column above the tabs, in a splitter the user can drag."""
@@ -113,6 +132,8 @@ class TimeViews(QObject):
         if on and not any(a.isChecked() for a in self.page_actions):
             self.page_actions[0].setChecked(True)  # shows the area through set_page_visible
             return
+        if on:
+            self._built()
         if on == self.tabs.isVisible():
             return
         self.tabs.setVisible(on)
@@ -124,13 +145,16 @@ class TimeViews(QObject):
 
     def set_page_visible(self, index: int, on: bool) -> None:
         """Show or hide one tab (and the area with it when it is the first or the last)."""
-        self.tabs.setTabVisible(index, on)
-        if on:
-            self.tabs.setCurrentIndex(index)
+        if on or self._pages is not None:
+            self._built()
+            self.tabs.setTabVisible(index, on)
+            if on:
+                self.tabs.setCurrentIndex(index)
         self.set_area_visible(on or any(a.isChecked() for a in self.page_actions))
 
     def set_presentation(self, on: bool) -> None:
         """Lecture-hall type for the timeline, the charts and their captions."""
+        self._presentation = on
         self.timeline.set_presentation(on)
         font = QFont(self.tabs.font())
         if on:
@@ -142,13 +166,39 @@ class TimeViews(QObject):
                 page.set_presentation(on)
 
     def _on_running(self, running: bool) -> None:
-        if not running:  # what waited for the run to stop
-            self.ledger.catch_up()
-            for chart in self.charts:
+        if not running and self._pages is not None:  # what waited for the run to stop
+            self._pages.ledger.catch_up()
+            for chart in self._pages.charts:
                 chart.show_frame(self.controller.frame)
 
     def show_frame(self, frame: Frame) -> None:
         self.timeline.show_frame(frame)
-        self.ledger.show_frame(frame, running=self.controller.running)
-        for chart in self.charts:
+        if self._pages is not None:
+            self._show_pages(frame)
+
+    def _show_pages(self, frame: Frame) -> None:
+        pages = self._built()
+        pages.ledger.show_frame(frame, running=self.controller.running)
+        for chart in pages.charts:
             chart.show_frame(frame, running=self.controller.running)
+
+
+@dataclass(frozen=True)
+class _Pages:
+    proof: ProofChart
+    mistakes: MistakesChart
+    loss: LossChart
+    ledger: Ledger
+
+    @property
+    def charts(self) -> tuple[Chart, ...]:
+        return (self.proof, self.mistakes, self.loss)
+
+
+# tab title, action name, menu text
+_PAGES = (
+    ("Proof", "proofChartAction", "&Proof chart (A_k, B_k and k)"),
+    ("Mistakes", "mistakesChartAction", "&Mistakes chart (k against the trial)"),
+    ("Loss / weights", "lossChartAction", "&Loss or weights chart"),
+    ("Ledger", "ledgerAction", "Trial &ledger"),
+)

@@ -548,3 +548,29 @@ def test_the_export_panel_draws_the_mistakes_and_the_chart_that_applies(
     for half in (pixels[:240], pixels[260:]):  # both charts drawn
         assert np.count_nonzero(half != 0xFFFFFFFF) > 2000
     panel.close_charts()
+
+
+def test_charts_opened_after_a_run_show_the_whole_run(qtbot):
+    """The charts and the ledger are built when first shown; built after a run, they show
+    all of it, as charts open from the start would."""
+    win = MainWindow(load_preset("separable"))
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.findChildren(charts.MistakesChart) == []  # closed: not built
+    c = win.controller
+    c.simulation.run(10**5)
+    c.step()  # a frame for the run so far
+    win.time.area_action.trigger()  # C
+    win.time.tabs.setCurrentIndex(1)  # a chart draws while it shows
+    chart = win.findChild(charts.MistakesChart, "mistakesChart")
+    assert chart is win.time.mistakes_chart and win.time.tabs.isVisible()
+    _, records = independent_run(c.dataset, c.settings, c.simulation.trials)
+    times = [t.number for t in records if t.mistake]
+    qtbot.waitUntil(lambda: chart.curve.data()[0].size == 1 + 2 * len(times), timeout=5000)
+    x, y = chart.curve.data()
+    assert x.tolist() == [0.0] + [float(t) for t in times for _ in (0, 1)]
+    assert y[-1] == len(times)
+    win.time.tabs.setCurrentIndex(3)  # the ledger, as it shows
+    qtbot.waitUntil(lambda: win.time.ledger.model.rowCount() == c.simulation.trials)
+    c.undo_stack.setClean()
