@@ -35,7 +35,6 @@ from simulator.engine import (
 from simulator.engine.dataset import short_repr
 from simulator.engine.rules import Parameter
 from simulator.engine.session import Session, load_session
-from simulator.engine.simulation import MAX_SEED
 from simulator.export.checks import (
     MP4_INSTALL_HINT,
     CannotWrite,
@@ -54,6 +53,7 @@ from simulator.export.options import (
     MAX_TRIALS,
     ExportOptions,
     fps_problem,
+    seed_problem,
     size_problem,
     trials_problem,
 )
@@ -107,8 +107,9 @@ def _trials(text: str) -> int:
 def _seed(text: str) -> int:
     """A seed 0 … 2³¹ − 1 (what the window's seed box and a session file hold)."""
     value = _whole_number(text)
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"must be 0 … {MAX_SEED}, not {short_repr(value)}")
+    problem = seed_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 

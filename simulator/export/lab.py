@@ -23,12 +23,11 @@ from pathlib import Path
 import numpy as np
 
 from simulator.engine import Dataset
-from simulator.engine.dataset import short_repr
 from simulator.engine.files import write_atomically
 from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
-from simulator.engine.simulation import MAX_SEED
 from simulator.export.checks import check_file_target, path_argument, prepare_folder
 from simulator.export.interrupt import StopFlag, exit_status
+from simulator.export.options import seed_problem
 
 __all__ = [
     "PLOT_SIZE",
@@ -128,8 +127,9 @@ def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
 def _seed(text: str) -> int:
     """--seed: 0 … 2³¹ − 1, as everywhere else (the window's seed boxes hold no more)."""
     seed = _whole(text, "--seed")
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"--seed must be 0 … {MAX_SEED}, not {short_repr(seed)}")
+    problem = seed_problem(seed)
+    if problem is not None:
+        raise ValueError(f"--seed {problem}")
     return seed
 
 

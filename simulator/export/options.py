@@ -10,6 +10,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from simulator.engine.dataset import short_repr
+from simulator.engine.simulation import MAX_SEED
+
 __all__ = [
     "EVERY",
     "FPS_RANGE",
@@ -18,6 +21,7 @@ __all__ = [
     "WIDTH_RANGE",
     "ExportOptions",
     "fps_problem",
+    "seed_problem",
     "size_problem",
     "trials_problem",
 ]
@@ -43,6 +47,14 @@ def trials_problem(trials: int) -> str | None:
         return f"must be at least 1, not {trials}"
     if trials > MAX_TRIALS:
         return f"must be at most {MAX_TRIALS:,}, not {trials:,}"
+    return None
+
+
+def seed_problem(seed: int) -> str | None:
+    """Why `seed` is no seed (0 … 2³¹ − 1, what the window's seed boxes and a session file
+    hold), or None."""
+    if not 0 <= seed <= MAX_SEED:
+        return f"must be 0 … {MAX_SEED}, not {short_repr(seed)}"
     return None
 
 
