@@ -582,7 +582,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem is not None:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 2
-    from simulator.ui.app import run_app
+    from simulator.app.app import run_app
 
     return run_app(
         command.dataset,

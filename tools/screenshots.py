@@ -59,7 +59,7 @@ def main(out: Path, names: list[str], presentation: bool, charts: bool = False) 
     app = QApplication.instance() or QApplication(sys.argv)
     import pyqtgraph as pg
 
-    pg.setConfigOptions(antialias=True)  # as the app does (simulator.ui.app)
+    pg.setConfigOptions(antialias=True)  # as the app does (simulator.app.app)
     font = app.font()
     font.setPointSizeF(max(font.pointSizeF(), 10.5))
     app.setFont(font)
@@ -93,7 +93,7 @@ def lab(app, path, presentation):
     window.show()
     window.presentation_action.setChecked(presentation)
     window.lab_action.trigger()
-    from simulator.ui.lab_window import LabWindow
+    from simulator.app.lab_window import LabWindow
 
     found = window.findChild(LabWindow, "labWindow")
     found.sizes.setText("8, 32, 128, 512")

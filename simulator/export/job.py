@@ -27,7 +27,7 @@ from simulator.export.interrupt import StopFlag
 from simulator.export.options import ExportOptions
 from simulator.export.render import FrameRenderer, drawing_colours
 from simulator.export.writers import ExportError, GifWriter, Mp4Writer, PngSequence, frame_pixels
-from simulator.ui.frame import build_frame
+from simulator.presentation.frame import build_frame
 
 __all__ = ["ExportJob", "ExportOptions", "ExportResult"]
 

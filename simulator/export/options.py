@@ -73,7 +73,7 @@ class ExportOptions:
     `every`: "trial" (a frame after each trial), "mistake" (after each trial that was a
     mistake) or "epoch" (after each completed epoch); frame 0, the start, always comes first.
     `legend` draws the plot's legend; `explain` paints the arithmetic of the latest trial
-    (`simulator.ui.frame.explain_trial`) in a strip under the plot; `charts` draws the
+    (`simulator.presentation.frame.explain_trial`) in a strip under the plot; `charts` draws the
     window's charts beside the plot (mistakes against the bound, Novikoff's proof or the
     loss or weights).
     """

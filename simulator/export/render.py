@@ -33,9 +33,9 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from simulator.presentation.frame import Frame, explain_trial, format_bound, format_number
 from simulator.ui import style
 from simulator.ui.charts import ChartPanel
-from simulator.ui.frame import Frame, explain_trial, format_bound, format_number
 from simulator.ui.plot_view import PlotView
 
 __all__ = ["FrameRenderer", "drawing_colours"]

@@ -1,7 +1,9 @@
-"""The window: PySide6 and pyqtgraph views, and the controller that drives the engine.
+"""The views: PySide6 and pyqtgraph widgets that paint `Frame`s, and the controller that
+drives the engine and hands them frames.
 
-`MainWindow` and `SimulationController` load on first use (PEP 562), so importing a
-Qt-free module of this package, such as `simulator.ui.frame`, loads no Qt.
+Importing a module of this package loads no window. `simulator.ui.MainWindow` is the
+round-1 public name of the window, which lives in the shell (`simulator.app`): it is
+forwarded on first use (PEP 562), the one name of this package that reaches up a layer.
 """
 
 from __future__ import annotations
@@ -9,15 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from simulator.app.main_window import MainWindow
     from simulator.ui.controller import SimulationController
-    from simulator.ui.main_window import MainWindow
 
 __all__ = ["MainWindow", "SimulationController"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "MainWindow":
-        from simulator.ui.main_window import MainWindow
+        from simulator.app.main_window import MainWindow
 
         return MainWindow
     if name == "SimulationController":

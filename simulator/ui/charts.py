@@ -15,7 +15,7 @@ before it. A hidden chart does nothing until shown.
   the mistake bound that applies (`frame.mistake_bound`, when finite) as a horizontal line.
 - `ProofChart` (`proofChart`): Novikoff's proof after each mistake k: A_k = w·u*/ηγ* above
   the line k above B_k = ‖w‖²/η²R², under the ceiling C(k) = √k·R/γ* that meets the line k at
-  the bound R²/γ*² (the general forms from w₀ ≠ 0; see `simulator.ui.trace`). Its caption
+  the bound R²/γ*² (the general forms from w₀ ≠ 0; see `simulator.presentation.trace`). Its caption
   states the inequalities with this run's numbers, or why there is nothing to show.
 - `LossChart` (`lossChart`): for a least-squares rule (Adaline), the mean squared error
   after each epoch, log scale, above the least-squares floor (the MSE of w_LS); for a
@@ -56,9 +56,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simulator.presentation.frame import Frame, format_bound, format_number
+from simulator.presentation.trace import Followed, Proof, Trace, ceiling
 from simulator.ui import style
-from simulator.ui.frame import Frame, format_bound, format_number
-from simulator.ui.trace import Followed, Proof, Trace, ceiling
 
 __all__ = [
     "Chart",

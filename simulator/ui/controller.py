@@ -45,7 +45,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from simulator.engine import ALGORITHMS, Dataset, Settings, Simulation
 from simulator.engine.simulation import MAX_SEED
-from simulator.ui.frame import Frame, build_frame
+from simulator.presentation.frame import Frame, build_frame
 from simulator.ui.safety import report_exception
 
 __all__ = ["SimulationController", "cycle_text", "settings_problem"]

@@ -28,8 +28,8 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from simulator.engine import Dataset
+from simulator.presentation.frame import Frame, format_number
 from simulator.ui import style
-from simulator.ui.frame import Frame, format_number
 from simulator.ui.lab_charts import count_text, staircase
 
 __all__ = ["HighDimView"]

@@ -27,8 +27,8 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from simulator.engine.lab import Race, RaceResult
+from simulator.presentation.frame import format_number
 from simulator.ui import style
-from simulator.ui.frame import format_number
 
 __all__ = [
     "CumulativeChart",

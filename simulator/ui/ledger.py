@@ -53,8 +53,8 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine import Trial
-from simulator.ui.frame import Frame, format_number
-from simulator.ui.trace import Trace, TrialReader
+from simulator.presentation.frame import Frame, format_number
+from simulator.presentation.trace import Trace, TrialReader
 
 __all__ = [
     "COLUMNS",

@@ -58,8 +58,14 @@ from simulator.engine import ALGORITHMS, TIE_TEXT, TIES, Parameter, Settings
 from simulator.engine.dataset import short_repr
 from simulator.engine.records import DEFAULTS
 from simulator.engine.simulation import MAX_SEED
+from simulator.presentation.frame import (
+    Frame,
+    explain_trial,
+    format_bound,
+    format_number,
+    format_vector,
+)
 from simulator.ui import style
-from simulator.ui.frame import Frame, explain_trial, format_bound, format_number, format_vector
 
 __all__ = [
     "SPEEDS",

@@ -34,9 +34,9 @@ from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent, QPen, QPoly
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidget
 
 from simulator.engine import Dataset, InputLine
+from simulator.presentation.frame import Frame
 from simulator.ui import style
 from simulator.ui.arrow_item import VectorItem
-from simulator.ui.frame import Frame
 from simulator.ui.legend_item import LegendBox, LegendEntry
 from simulator.ui.plot_geometry import (
     ARROW_FRACTION,

@@ -19,10 +19,10 @@ from PySide6.QtCore import QObject, QSignalBlocker, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QTabWidget, QWidget
 
+from simulator.presentation.frame import Frame
 from simulator.ui import style
 from simulator.ui.charts import Chart, ChartBox, LossChart, MistakesChart, ProofChart
 from simulator.ui.controller import SimulationController
-from simulator.ui.frame import Frame
 from simulator.ui.ledger import Ledger
 from simulator.ui.timeline import Timeline
 

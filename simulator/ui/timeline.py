@@ -37,8 +37,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simulator.presentation.frame import Frame
 from simulator.ui import style
-from simulator.ui.frame import Frame
 
 __all__ = ["SEEK_INTERVAL_MS", "SeekThrottle", "Timeline", "TimelineSlider", "tick_counts"]
 

@@ -17,7 +17,7 @@ from simulator.engine import Simulation
 from simulator.engine.presets import separable
 from simulator.export.job import ExportJob, ExportOptions
 from simulator.export.render import FrameRenderer
-from simulator.ui.frame import build_frame
+from simulator.presentation.frame import build_frame
 from tests.export.helpers import NO_DISPLAY, ROOT, interrupt_exports, random_moments
 
 FRAMES = 60

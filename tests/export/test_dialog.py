@@ -16,8 +16,8 @@ from simulator.engine import Dataset, Simulation, load_preset
 from simulator.export.job import ExportJob, ExportOptions
 from simulator.export.render import FrameRenderer
 from simulator.export.writers import ExportError, frame_pixels
+from simulator.presentation.frame import build_frame
 from simulator.ui import MainWindow
-from simulator.ui.frame import build_frame
 from tests.export.helpers import ROOT, pixels
 
 
@@ -249,7 +249,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 app = QApplication([])
 from simulator.engine import load_preset
 from simulator.export.dialog import ExportDialog
-from simulator.ui.main_window import MainWindow
+from simulator.app.main_window import MainWindow
 
 shown = []
 def record(kind):

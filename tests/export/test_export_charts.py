@@ -9,9 +9,9 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 from simulator.engine import Settings, Simulation, load_preset
 from simulator.export.render import CHARTS_SHARE, FrameRenderer
+from simulator.presentation.frame import build_frame
 from simulator.ui import style
 from simulator.ui.charts import ChartPanel
-from simulator.ui.frame import build_frame
 from tests.export.helpers import export_here, frames, pixels
 
 SIZE = (640, 360)

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from simulator.app.autosave import AUTOSAVE_NAME
+from simulator.app.main_window import RESTORE
 from simulator.engine import Settings, Simulation, load_preset
 from simulator.engine.session import load_session, save_session
 from simulator.ui import MainWindow
-from simulator.ui.autosave import AUTOSAVE_NAME
-from simulator.ui.main_window import RESTORE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -225,7 +225,7 @@ def test_a_crashed_run_is_recovered_with_its_points_and_trial(qtbot, data_folder
 
 
 def test_a_costly_write_spaces_out_the_next_ones(qtbot, window):
-    from simulator.ui.autosave import COST_FACTOR, DELAY_MS
+    from simulator.app.autosave import COST_FACTOR, DELAY_MS
 
     ticks = iter([0.0, 7.5, 10.0, 10.001])  # seconds: a write of 7.5 s, then one of 1 ms
     window.autosaver.clock = lambda: next(ticks)
@@ -318,7 +318,7 @@ def test_closing_waits_at_most_a_moment_for_a_write_in_flight(
     closing waits REMOVE_WAIT_S, then leaves the file for the next start to offer."""
     import threading
 
-    from simulator.ui import autosave
+    from simulator.app import autosave
 
     release = threading.Event()
     real = autosave.write_atomically

@@ -3,9 +3,9 @@ goes) gives one status-bar line at start, never a traceback or a retry storm."""
 
 import pytest
 
+from simulator.app.autosave import AUTOSAVE_NAME
 from simulator.engine import load_preset
 from simulator.ui import MainWindow
-from simulator.ui.autosave import AUTOSAVE_NAME
 
 
 def started(qtbot):

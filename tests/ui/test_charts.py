@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
 from simulator.engine.presets import noisy
+from simulator.presentation.frame import build_frame
 from simulator.ui import MainWindow, charts
 from simulator.ui.charts import GrowingCurve
-from simulator.ui.frame import build_frame
 
 
 def make_window(qtbot, dataset, settings=None, tab=0):

@@ -6,10 +6,10 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QSlider
 
+from simulator.app.autosave import AUTOSAVE_NAME
 from simulator.engine import Dataset, load_preset
 from simulator.engine.session import load_session
 from simulator.ui import controller as controller_module
-from simulator.ui.autosave import AUTOSAVE_NAME
 from simulator.ui.safety import QUIET_SECONDS
 
 

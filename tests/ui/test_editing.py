@@ -316,7 +316,7 @@ def test_opening_runs_on_a_worker_and_cancel_keeps_the_points(qtbot, tmp_path, w
 
     from PySide6.QtCore import QThreadPool
 
-    from simulator.ui import file_tasks, main_window
+    from simulator.app import file_tasks, main_window
 
     gate = threading.Event()
 
@@ -345,7 +345,7 @@ def test_opening_runs_on_a_worker_and_cancel_keeps_the_points(qtbot, tmp_path, w
 def test_a_slow_open_finishes_with_the_new_points(qtbot, tmp_path, window, monkeypatch):
     import threading
 
-    from simulator.ui import file_tasks, main_window
+    from simulator.app import file_tasks, main_window
 
     gate = threading.Event()
     real = main_window.load_dataset
@@ -374,7 +374,7 @@ def test_input_during_a_slow_open_does_nothing(qtbot, tmp_path, window, monkeypa
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QFileDialog
 
-    from simulator.ui import main_window
+    from simulator.app import main_window
 
     gate = threading.Event()
     real = main_window.load_dataset
@@ -416,8 +416,8 @@ def test_a_cancelled_save_leaves_the_old_file(qtbot, tmp_path, window, monkeypat
 
     from PySide6.QtCore import QThreadPool
 
+    from simulator.app import file_tasks
     from simulator.engine import Dataset
-    from simulator.ui import file_tasks
 
     gate = threading.Event()
     real = Dataset.to_csv

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from simulator.ui.file_tasks import write_atomically
+from simulator.app.file_tasks import write_atomically
 
 
 def test_a_pipe_is_refused_and_stays_a_pipe(tmp_path):

@@ -1,9 +1,9 @@
-"""Frames and the trial explanation (Qt-free: simulator.ui.frame imports no Qt)."""
+"""Frames and the trial explanation (Qt-free: simulator.presentation.frame imports no Qt)."""
 
 import numpy as np
 
 from simulator.engine import Dataset, Simulation, load_preset
-from simulator.ui.frame import build_frame, explain_trial
+from simulator.presentation.frame import build_frame, explain_trial
 
 
 def test_the_explanation_uses_the_rules_own_eta():

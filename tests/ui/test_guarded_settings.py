@@ -8,9 +8,10 @@ import math
 import pytest
 from PySide6.QtCore import QSettings
 
+from simulator.app import preferences
 from simulator.engine import Dataset, Settings, load_preset
 from simulator.engine.session import save_session
-from simulator.ui import MainWindow, preferences
+from simulator.ui import MainWindow
 from simulator.ui import controller as controller_module
 
 NAN, INF = math.nan, math.inf

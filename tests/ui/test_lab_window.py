@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
+from simulator.app.lab_window import LabWindow
 from simulator.engine.lab import (
     LabPlan,
     disjunction_stream,
@@ -14,7 +15,6 @@ from simulator.engine.lab import (
     run_lab,
 )
 from simulator.ui.lab_charts import CumulativeChart, ScalingChart, WeightsChart
-from simulator.ui.lab_window import LabWindow
 
 WAIT_MS = 120_000  # a generous ceiling for a loaded machine; the tests never sleep
 

@@ -213,7 +213,7 @@ def _calls_to_repaint_mistakes(view, n):
     import sys
 
     from simulator.engine.presets import noisy
-    from simulator.ui.frame import build_frame
+    from simulator.presentation.frame import build_frame
 
     sim = Simulation(noisy(n=n, seed=2))
     view.show_frame(build_frame(sim))

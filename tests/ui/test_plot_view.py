@@ -10,8 +10,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
 
 from simulator.engine import Dataset, FeatureMap, Settings, Simulation, load_preset
+from simulator.presentation.frame import build_frame
 from simulator.ui import style
-from simulator.ui.frame import build_frame
 from simulator.ui.plot_geometry import ARROW_FRACTION, MARGIN, Box, line_in_sight, snap
 from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer
 from tests.helpers.views import plot_views

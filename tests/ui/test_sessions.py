@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
+from simulator.app import preferences
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.session import load_session, save_session
-from simulator.ui import MainWindow, preferences
+from simulator.ui import MainWindow
 
 
 @pytest.fixture

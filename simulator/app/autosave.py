@@ -36,9 +36,9 @@ import numpy as np
 from numpy.typing import NDArray
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 
+from simulator.app.file_tasks import Job, Outcome, write_atomically
 from simulator.engine import Dataset, Settings
 from simulator.engine.session import session_to_json
-from simulator.ui.file_tasks import Job, Outcome, write_atomically
 
 __all__ = [
     "AUTOSAVE_NAME",

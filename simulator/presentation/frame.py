@@ -26,7 +26,7 @@ from simulator.engine import (
     Snapshot,
 )
 from simulator.engine.lab import disjunction_variables
-from simulator.ui.trace import Trace, trace_of
+from simulator.presentation.trace import Trace, trace_of
 
 __all__ = [
     "Frame",

@@ -39,6 +39,10 @@ from PySide6.QtWidgets import (
 )
 
 from simulator import __version__
+from simulator.app import preferences
+from simulator.app.autosave import Autosaver, State, session_text
+from simulator.app.file_tasks import Outcome, run_in_background, write_atomically
+from simulator.app.view_menu import fit_side_panel, shortcuts_html
 from simulator.engine import (
     PRESET_TITLES,
     PRESETS,
@@ -50,18 +54,14 @@ from simulator.engine import (
     load_preset,
 )
 from simulator.engine.session import Session, load_session
-from simulator.ui import preferences
-from simulator.ui.autosave import Autosaver, State, session_text
+from simulator.presentation.frame import Frame
 from simulator.ui.controller import SimulationController
-from simulator.ui.file_tasks import Outcome, run_in_background, write_atomically
-from simulator.ui.frame import Frame
 from simulator.ui.highdim_view import HighDimView
 from simulator.ui.layout import initial_geometry
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
 from simulator.ui.plot_view import SNAP_STEPS, PlotView
 from simulator.ui.safety import LastResort, report_exception
 from simulator.ui.time_views import TimeViews
-from simulator.ui.view_menu import fit_side_panel, shortcuts_html
 
 __all__ = ["MainWindow"]
 
@@ -731,7 +731,7 @@ class MainWindow(QMainWindow):
 
     def open_lab(self) -> None:
         """Tools → Winnow vs Perceptron lab: one lab window, raised when asked again."""
-        from simulator.ui.lab_window import LabWindow
+        from simulator.app.lab_window import LabWindow
 
         lab = self.findChild(LabWindow, "labWindow") or LabWindow(self)
         lab.set_presentation(self.presentation_action.isChecked())
@@ -787,7 +787,7 @@ class MainWindow(QMainWindow):
             view.set_presentation(on)
         if self._high_dim is not None:
             self._high_dim.set_presentation(on)
-        from simulator.ui.lab_window import LabWindow
+        from simulator.app.lab_window import LabWindow
 
         lab = self.findChild(LabWindow, "labWindow")
         if lab is not None:

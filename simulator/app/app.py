@@ -90,7 +90,7 @@ def run_app(
     font.setPointSizeF(max(font.pointSizeF(), 10.5))
     app.setFont(font)
 
-    from simulator.ui.main_window import MainWindow
+    from simulator.app.main_window import MainWindow
 
     window = MainWindow(dataset, settings, app_settings=QSettings())
     window.install_last_resort()
