@@ -1,0 +1,122 @@
+"""What every learner with a linear score s = w·x − θ shares: the fast path's scorer with
+its rounding-error bound, the decision values, the loss, and the exact verdict from the
+shadow state (see `exact`).
+
+Subclasses say how their exact weights follow from the shadow S = Σ y·x of the updates
+(`exact_terms`): w₀ + η·S for the perceptron family, w₀·α^S for Winnow.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from simulator.engine.learners.base import Learner, LinearScorer, State, Step
+from simulator.engine.learners.exact import (
+    ExactSum,
+    as_fraction,
+    dot_rows,
+    exact_power_sum_sign,
+    refine_theta,
+    squared_error,
+    tie_terms,
+    written,
+)
+
+__all__ = ["OVERFLOW", "LinearLearner"]
+
+FloatArray = NDArray[np.float64]
+Row = tuple[tuple[int, int], ...]
+
+OVERFLOW = 1e150
+"""A weight beyond this would overflow when squared: the run stops updating there."""
+
+
+class LinearLearner(Learner):
+    """A learner that scores s = w·x − θ with one weight vector (see the module docstring).
+
+    `margin_offset` is τ of a learner that updates when y·s <= τ (0: on mistakes)."""
+
+    exact: ClassVar[bool] = True
+
+    def weight_error(self, state: State) -> FloatArray:
+        """The error bound of the effective w, given the state's."""
+        return state.error
+
+    def scorer(self, state: State) -> LinearScorer:
+        w = np.ascontiguousarray(self.weights(state), dtype=np.float64)
+        theta = float(self.threshold)
+        if not state.error.size:
+            return LinearScorer(w, theta, offset=self.margin_offset())
+        error = np.ascontiguousarray(self.weight_error(state), dtype=np.float64)
+        c, theta_err = tie_terms(w, error, theta)
+        return LinearScorer(
+            w, theta, c, theta_err, error, refine_theta(theta, w.shape[0]), self.margin_offset()
+        )
+
+    def decision(self, state: State, X: FloatArray) -> FloatArray:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return dot_rows(
+                np.ascontiguousarray(X, dtype=np.float64),
+                self.weights(state),
+                float(self.threshold),
+            )
+
+    def loss(self, state: State, X: FloatArray, y: NDArray[np.int8]) -> float:
+        if not X.shape[0]:
+            return math.nan
+        return squared_error(X, self.weights(state), float(self.threshold), y) / X.shape[0]
+
+    def refuse(self, state: State) -> str | None:
+        """Overflow: a weight beyond 1e150 (or not a number) stops the run."""
+        w = state.w
+        if w.size <= 16:  # plain floats are quicker than NumPy for a few numbers
+            within = all(-OVERFLOW <= v <= OVERFLOW for v in w.ravel().tolist())
+        else:
+            within = bool(np.abs(w).max() <= OVERFLOW)
+        return None if within else "overflow"
+
+    # -- the exact verdict ---------------------------------------------------------------
+
+    def exact_terms(
+        self, shadow: ExactSum, row: Row
+    ) -> tuple[list[tuple[Fraction, Fraction, Fraction]], Fraction]:
+        """The exact score w·x − θ of `row` as Σ c·b^e − k: the terms (c, b, e) and k."""
+        raise NotImplementedError
+
+    def exact_signed(self, state: State, digits: Row, y: int) -> float | None:
+        """v = y·s − τ in exact arithmetic: y·(Σ c·b^e − k) − τ = Σ y·c·b^e − (y·k + τ)."""
+        if state.shadow is None:
+            return None
+        terms, constant = self.exact_terms(state.shadow, digits)
+        return exact_power_sum_sign(
+            [(y * c, b, e) for c, b, e in terms], y * constant + written(self.margin_offset())
+        )
+
+    def start_shadow(self, w: FloatArray) -> ExactSum:
+        """The shadow of a run from w₀: w₀ as written, no updates yet."""
+        return ExactSum(tuple(written(v) for v in np.asarray(w).ravel().tolist()))
+
+    @staticmethod
+    def shadow_after(shadow: ExactSum | None, step: Step, amount: int) -> ExactSum | None:
+        """The shadow after adding amount·x of `step`."""
+        if shadow is None:
+            return None
+        result = shadow.copy()
+        result.add(step.digits(), amount)
+        return result
+
+
+def additive_terms(
+    shadow: ExactSum, rate: Fraction, row: Row, theta: Fraction
+) -> tuple[list[tuple[Fraction, Fraction, Fraction]], Fraction]:
+    """w·x − θ with w = w₀ + η·S, exactly: one rational term."""
+    total = Fraction(0)
+    for j, digits in enumerate(row):
+        if digits[0]:
+            total += (shadow.start[j] + rate * shadow.value(j)) * as_fraction(digits)
+    return [(total, Fraction(1), Fraction(0))], theta
