@@ -4,9 +4,9 @@ A dataset is n points in d dimensions (d >= 1, n >= 0) with a class per point. L
 classes: ±1 for two classes (the binary view every two-class learner takes), or 0 … K−1
 for K ≥ 3 classes (at most `MAX_CLASSES`); `classes` lists the labels of the dataset's
 classes and `class_names` names them (a file's own names, in the order they first appear,
-or the labels written out). It never changes; editing returns a new dataset, so a `Simulation`, an undo stack and a view can all
-hold the same one safely. An edit costs O(n): the child inherits its parent's conflicting
-pairs and checks only the edited point.
+or the labels written out). It never changes; editing returns a new dataset, so a
+`Simulation`, an undo stack and a view can all hold the same one safely. An edit costs
+O(n): the child inherits its parent's conflicting pairs and checks only the edited point.
 
 Coordinates are finite and within ±1e150 (beyond, their squares overflow and R, γ* and
 the bounds could not be computed). Coordinate names are what a CSV header can hold and
@@ -1011,15 +1011,14 @@ def dataset_from_json(data: object, source: str) -> Dataset:
         raise DataFileError(
             f"{source}: 'class_names' must be a list of 2 … {MAX_CLASSES} strings, one per class"
         )
-    many = classes is not None and len(classes) > 2
+    count = 2 if classes is None else len(classes)
+    many = count > 2
     mapped = np.empty(len(labels))
     for i, value in enumerate(labels):
         where = f"{source}: labels[{i}]"
         mapped[i] = json_number(value, where)
-        if many and not (mapped[i] == int(mapped[i]) and 0 <= mapped[i] < len(classes)):
-            raise DataFileError(
-                f"{where} ({short_repr(value)}) is not a class 0 … {len(classes) - 1}"
-            )
+        if many and not (mapped[i] == int(mapped[i]) and 0 <= mapped[i] < count):
+            raise DataFileError(f"{where} ({short_repr(value)}) is not a class 0 … {count - 1}")
         if not many and mapped[i] not in (-1.0, 0.0, 1.0):
             raise DataFileError(f"{where} ({short_repr(value)}) is not -1, +1, 0 or 1")
     if names:

@@ -42,7 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.dataset import Dataset
-from simulator.engine.learners import LEARNERS
+from simulator.engine.learners import LEARNERS, Learner
 from simulator.engine.simulation import Settings, Simulation
 from simulator.engine.theory import monotone_disjunction
 
@@ -188,7 +188,7 @@ def disjunction_variables(dataset: Dataset) -> tuple[int, ...] | None:
 
 def _races(name: str) -> bool:
     """Whether the learner `name` can race: two classes, learning from mistakes."""
-    learner = LEARNERS[name].build(1)
+    learner: Learner = LEARNERS[name].build(1)
     return learner.classes == "two" and learner.cadence == "mistake"
 
 

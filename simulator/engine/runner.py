@@ -202,7 +202,7 @@ class Runner:
             else:
                 big = largest if segment is None else segment.largest
                 # b = Σ|x_j| c_j <= max|x| Σ c_j; twice that also covers its rounding.
-                bmax = 2.0 * (big * float(scorer.c.sum()) + scorer.theta_err)
+                bmax = 2.0 * (big * float(np.sum(scorer.coefficients)) + scorer.theta_err)
             if segment is None:
                 return replace(terms, bmax=bmax)
             terms.bmax, terms.segment = bmax, segment
@@ -230,7 +230,7 @@ class Runner:
         near = np.flatnonzero(np.abs(signed) <= terms.bmax)
         if not near.size:
             return certain
-        bound = numpy_dot_rows(np.abs(X[near]), scorer.c) + scorer.theta_err
+        bound = numpy_dot_rows(np.abs(X[near]), scorer.coefficients) + scorer.theta_err
         near = near[np.abs(signed[near]) <= bound]
         if not near.size:
             return certain
@@ -299,7 +299,7 @@ class Runner:
             return self._compiled_scan(
                 module, live, segment, order, position, end, stop_at_mistake, out, certain, terms
             )
-        m = min(self._block, end - position, max(1, (1 << 20) // max(1, segment.X.shape[1])))
+        m = int(min(self._block, end - position, max(1, (1 << 20) // max(1, segment.X.shape[1]))))
         rows = order[position : position + m]
         X = segment.X[position : position + m] if self.cyclic else segment.X[rows]
         y = segment.y[rows]
@@ -335,11 +335,11 @@ class Runner:
         scorer = terms.scorer
         assert scorer is not None
         flag = np.full(1, -1, dtype=np.intp)
-        count: int = module.scan(
+        count = int(module.scan(
             segment.X, scorer.w, scorer.c, scorer.theta, scorer.theta_err, terms.bmax,
             scorer.e, scorer.theta_r, self.tie_code, segment.y, order, self.cyclic,
             position, end, stop_at_mistake, out, scorer.offset, flag,
-        )  # fmt: skip
+        ))  # fmt: skip
         certain[:count] = True
         k = int(flag[0])
         if k >= 0:  # the verdict floats could not decide: the exact one

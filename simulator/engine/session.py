@@ -59,7 +59,7 @@ from simulator.engine.dataset import (
 )
 from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS
 from simulator.engine.files import write_atomically
-from simulator.engine.learners import LEARNERS, TIES, all_parameters
+from simulator.engine.learners import LEARNERS, TIES, parameter_of
 from simulator.engine.records import Settings
 from simulator.engine.simulation import MAX_SEED, ORDERS, Simulation
 
@@ -95,7 +95,7 @@ _FIELDS: dict[str, tuple[str, Callable[[], Iterable[str]] | None]] = {
     "tolerance": ("number", None),
 }
 """The settings besides the parameters: what each must be, and where its choices are."""
-_VERSION_1_PARAMETERS = ("learning_rate", "promotion", "threshold", "mode")
+VERSION_1_PARAMETERS = ("learning_rate", "promotion", "threshold", "mode")
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +284,7 @@ def settings_from_json(raw: object, source: str, version: int = VERSION) -> Sett
     raw = dict(raw)
     parameters = raw.pop("parameters", {})
     if version == 1:
-        parameters = {k: raw.pop(k) for k in _VERSION_1_PARAMETERS if k in raw}
+        parameters = {k: raw.pop(k) for k in VERSION_1_PARAMETERS if k in raw}
     if not isinstance(parameters, dict):
         raise DataFileError(f"{source}: settings.parameters must be an object")
     values: dict[str, Any] = {}
@@ -292,18 +292,19 @@ def settings_from_json(raw: object, source: str, version: int = VERSION) -> Sett
         if name not in _FIELDS:
             raise DataFileError(f"{source}: unknown setting {short_repr(name)}")
         values[name] = _setting(name, value, f"{source}: settings.{name}")
-    known = all_parameters()
+    algorithm = values.get("algorithm", "perceptron")
     checked: dict[str, Any] = {}
     for name, value in parameters.items():
         where = f"{source}: settings.{name}"
-        if name not in known:
+        declared = parameter_of(algorithm, name)
+        if declared is None:
             raise DataFileError(f"{source}: unknown setting {short_repr(name)}")
         if value is None:
             continue
-        if known[name].numeric:
+        if declared.numeric:
             value = json_number(value, where)
         try:
-            checked[name] = known[name].check(value)
+            checked[name] = declared.check(value)
         except ValueError as exc:
             raise DataFileError(f"{where}: {exc}") from None
     return Settings(parameters=checked, **values)

@@ -111,6 +111,8 @@ class Simulation:
         tolerance: the relative weight change under which Adaline has settled.
     """
 
+    _dataset: Dataset
+
     def __init__(
         self,
         dataset: Dataset,
@@ -207,11 +209,11 @@ class Simulation:
 
     def _set_current(self, dataset: Dataset, X: FloatArray | None = None) -> None:
         """Make `dataset` the current data (`X`: its features, if already computed)."""
-        bias = 1 if self._features.bias else 0
         if self._features.size(dataset.dimension) != self._n_features:
+            current: Dataset = self._dataset
             raise ValueError(
                 f"the new data have {dataset.dimension} coordinates; this run has "
-                f"{self._dataset.dimension if hasattr(self, '_dataset') else self._n_features - bias}"
+                f"{current.dimension}"
             )
         self._dataset = dataset
         if X is None:
@@ -469,6 +471,16 @@ class Simulation:
     def last_trial(self) -> Trial | None:
         t = self._live.trials
         return self.trial(t) if t else None
+
+    def trial_state_before(self) -> State | None:
+        """The learner's state before the latest trial (None before the first)."""
+        live = self._live
+        if not live.trials:
+            return None
+        if live.last is None or live.last.number != live.trials:
+            self._live = live = self._replay(live.trials)
+        assert live.last is not None
+        return live.last.before
 
     def _make_trial(self, last: LastTrial) -> Trial:
         segment, i, t = last.segment, last.index, last.number

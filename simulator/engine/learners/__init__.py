@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from simulator.engine.learners.adaline import ADALINE_FALLBACK_RATE, Adaline, round_down
 from simulator.engine.learners.base import (
     CADENCES,
+    LEARNERS,
     TIE_TEXT,
     TIES,
     Bound,
@@ -64,12 +65,10 @@ __all__ = [
     "Winnow",
     "all_parameters",
     "make_learner",
+    "parameter_of",
     "register",
     "round_down",
 ]
-
-LEARNERS: dict[str, type[Learner]] = {}
-"""The learners by name, in the order the window and the command line list them."""
 
 
 def register(learner: type[Learner]) -> type[Learner]:
@@ -100,6 +99,15 @@ def make_learner(
     if name not in LEARNERS:
         raise ValueError(f"unknown algorithm {name!r:.40}; choose one of {', '.join(LEARNERS)}")
     return LEARNERS[name].build(n_features, features=features, **values)
+
+
+def parameter_of(algorithm: str, name: str) -> Parameter | None:
+    """The declaration that checks parameter `name` of settings for `algorithm`: the
+    learner's own, else the first learner's that has one (settings keep the parameters of
+    other learners for when they are picked again)."""
+    learner = LEARNERS.get(algorithm)
+    own = learner.parameter(name) if learner is not None else None
+    return own if own is not None else all_parameters().get(name)
 
 
 def all_parameters() -> dict[str, Parameter]:

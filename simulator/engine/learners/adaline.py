@@ -196,9 +196,11 @@ class Adaline(LinearLearner):
             if self.schedule == "inverse"
             else number(rate)
         )
+        before, after = vector(trial.weights_before), vector(trial.weights_after)
+        residual = number(trial.y - trial.score)
         return (
-            f"{self.update_formula} = ({vector(trial.weights_before)}) + {eta}·"
-            f"({number(trial.y - trial.score)})·({vector(trial.x)}) = ({vector(trial.weights_after)})."
+            f"{self.update_formula} = ({before}) + {eta}·({residual})·({vector(trial.x)}) "
+            f"= ({after})."
         )
 
     def explain_no_update(self, trial: Any) -> str | None:

@@ -37,6 +37,7 @@ from simulator.engine.learners.exact import ExactSum, written_exactly
 
 __all__ = [
     "CADENCES",
+    "LEARNERS",
     "TIES",
     "TIE_TEXT",
     "Bound",
@@ -64,6 +65,10 @@ TIE_TEXT = {
 """What a tie (s = 0) predicts under each tie rule, in words for the explanation."""
 
 CADENCES = ("mistake", "trial", "epoch")
+
+LEARNERS: dict[str, type[Learner]] = {}
+"""The learners by name, in the order the window and the command line list them (filled by
+`simulator.engine.learners.register`)."""
 """When a learner learns: after a mistake, after every trial, or at the end of an epoch."""
 
 
@@ -251,6 +256,12 @@ class LinearScorer:
         if self.c is None:
             object.__setattr__(self, "c", np.zeros(self.w.shape[0]))
 
+    @property
+    def coefficients(self) -> FloatArray:
+        """c, the bound's coefficients (zeros where there is no bound)."""
+        assert self.c is not None
+        return self.c
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -273,7 +284,8 @@ class Step:
 class Bound:
     """A mistake bound that applies to a run: its value (inf: the data have none, nan:
     undefined), the formula as the notes write it, whose bound it is, and why it applies.
-    `proof`: Block–Novikoff's squeeze A_k ≥ k ≥ B_k applies (the proof chart can show it)."""
+    `proof`: Block–Novikoff's squeeze A_k ≥ k ≥ B_k applies (the proof chart can show it),
+    with the step `rate` η of its updates."""
 
     value: float
     formula: str
@@ -281,6 +293,7 @@ class Bound:
     why: str
     general: bool = False
     proof: bool = False
+    rate: float = 1.0
 
 
 class Theory:
@@ -308,7 +321,7 @@ class Theory:
 
     @property
     def empty(self) -> bool:
-        return self.features.shape[0] == 0
+        return bool(self.features.shape[0] == 0)
 
     def margin_report(self) -> Any:
         """R, γ*, R²/γ*² and u* of the data in the learner's feature space (MarginReport)."""
@@ -360,8 +373,7 @@ class Learner:
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and all(
-            self.value(p.name) == other.value(p.name)  # type: ignore[attr-defined]
-            for p in self.parameters
+            self.value(p.name) == other.value(p.name) for p in self.parameters
         )
 
     def __hash__(self) -> int:
@@ -398,8 +410,6 @@ class Learner:
     def refuse_classes(self, count: int) -> str | None:
         """Why this learner cannot learn data with `count` classes (None: it can)."""
         if self.classes == "two" and count > 2:
-            from simulator.engine.learners import LEARNERS
-
             many = [f"{c.name}" for c in LEARNERS.values() if c.classes == "many"]
             return f"{self.title} learns two classes; these data have {count}. Use " + (
                 " or ".join(many) if many else "a multiclass learner"
@@ -518,7 +528,8 @@ class Learner:
         """The labels the learner predicts for rows X (±1, or 0 … K−1), ties by `tie`."""
         scores = self.decision(state, X)
         if scores.ndim == 2:
-            return np.argmax(scores, axis=1).astype(np.int64)
+            best: NDArray[np.int64] = np.argmax(scores, axis=1).astype(np.int64)
+            return best
         tie_label = {"mistake": 0, "positive": 1, "negative": -1}[tie]
         return np.where(scores > 0, 1, np.where(scores < 0, -1, tie_label)).astype(np.int64)
 
@@ -593,13 +604,20 @@ class Learner:
         lab), or None."""
         return None
 
+    def drawables(self, state: State, features: Any, role: str = "boundary") -> tuple[Any, ...]:
+        """What it draws in the plane for `state` (see `simulator.engine.drawables`): its
+        boundary under `role` ("previous" for the state before an update), and the lines of
+        its companions. `features` is the run's `FeatureMap`."""
+        return ()
+
     def explain_score(self, trial: Any, number: Formatter) -> str:
         """The score of a trial as the notes write it, e.g. "s = w·x = 0.5"."""
         return f"{self.score_formula} = {number(trial.score)}"
 
     def explain_update(self, trial: Any, number: Formatter, vector: Callable[..., str]) -> str:
         """The update of a trial that changed w, as arithmetic a student can check."""
-        return f"{self.update_formula}: ({vector(trial.weights_before)}) → ({vector(trial.weights_after)})."
+        before, after = vector(trial.weights_before), vector(trial.weights_after)
+        return f"{self.update_formula}: ({before}) → ({after})."
 
     def explain_no_update(self, trial: Any) -> str | None:
         """Why a trial did not change w, when that is the learner's normal behaviour."""

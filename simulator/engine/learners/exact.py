@@ -366,8 +366,8 @@ def exact_power_sum_sign(
     digits), each term's error bounded, until the sign is certain. A float with the exact
     sign (0.0 for an exact zero), or None when no precision tried could decide it."""
     if all(e.denominator == 1 for _, _, e in terms):
-        total = sum((c * b ** int(e) for c, b, e in terms), Fraction(0)) - constant
-        return exact_float(total)
+        rational = sum((c * b ** int(e) for c, b, e in terms), Fraction(0)) - constant
+        return exact_float(rational)
     for precision in (40, 80, 160, 320, 640):
         with localcontext() as context:
             context.prec = precision + 10

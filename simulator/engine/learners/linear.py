@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from simulator.engine.drawables import LevelSet, Line
 from simulator.engine.learners.base import Learner, LinearScorer, State, Step
 from simulator.engine.learners.exact import (
     ExactSum,
@@ -66,10 +67,26 @@ class LinearLearner(Learner):
                 float(self.threshold),
             )
 
+    def drawables(self, state: State, features: Any, role: str = "boundary") -> tuple[Any, ...]:
+        """The boundary w·x = θ: a line where the features are linear in the plane, else the
+        level set of the score (a curve)."""
+        w = self.weights(state)
+        line = features.input_line(w, self.threshold)
+        if line is not None:
+            return (Line(role, line),)
+        if features.is_linear_in_input or not np.all(np.isfinite(w)) or not np.any(w):
+            return ()
+        frozen = np.array(w)
+
+        def score(points: FloatArray) -> FloatArray:
+            return dot_rows(features.transform(points), frozen, float(self.threshold))
+
+        return (LevelSet(role, score),)
+
     def loss(self, state: State, X: FloatArray, y: NDArray[np.int8]) -> float:
         if not X.shape[0]:
             return math.nan
-        return squared_error(X, self.weights(state), float(self.threshold), y) / X.shape[0]
+        return float(squared_error(X, self.weights(state), float(self.threshold), y) / X.shape[0])
 
     def refuse(self, state: State) -> str | None:
         """Overflow: a weight beyond 1e150 (or not a number) stops the run."""

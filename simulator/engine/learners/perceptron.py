@@ -156,7 +156,7 @@ def novikoff_bound(learner: Any, theory: Theory, rate: float) -> Bound:
     data are not separable, nan without data."""
     why = "on separable data, for every order of the points and every η > 0"
     if theory.empty:
-        return Bound(math.nan, "R²/γ*²", "Novikoff's", why, proof=True)
+        return Bound(math.nan, "R²/γ*²", "Novikoff's", why, proof=True, rate=rate)
     report = theory.margin_report()
     w0 = learner.weights(theory.initial)
     general = bool(np.any(w0))
@@ -169,7 +169,7 @@ def novikoff_bound(learner: Any, theory: Theory, rate: float) -> Bound:
             w0, np.asarray(report.separator), report.gamma, report.radius, rate
         )
     formula = "max k: w₀·u* + kηγ* ≤ √(‖w₀‖² + kη²R²)" if general else "R²/γ*²"
-    return Bound(value, formula, "Novikoff's", why, general=general, proof=True)
+    return Bound(value, formula, "Novikoff's", why, general=general, proof=True, rate=rate)
 
 
 class Perceptron(LinearLearner):
@@ -182,8 +182,8 @@ class Perceptron(LinearLearner):
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE, MODE)
     bound_formula: ClassVar[str | None] = "R²/γ*²"
     update_formula: ClassVar[str] = "w ← w + η y x"
-    learning_rate: float
-    mode: str
+    learning_rate: float = 1.0  # the defaults of a subclass that declares fewer parameters
+    mode: str = "online"
 
     @property
     def cadence(self) -> str:  # type: ignore[override]
@@ -255,7 +255,8 @@ class Perceptron(LinearLearner):
 
     def explain_update(self, trial: Any, number: Any, vector: Any) -> str:
         if self.cadence == "epoch":
-            return f"End of epoch: w ← w + η Σ y x over its mistakes = ({vector(trial.weights_after)})."
+            after = vector(trial.weights_after)
+            return f"End of epoch: w ← w + η Σ y x over its mistakes = ({after})."
         sign = "+1" if trial.y > 0 else "−1"
         return (
             f"{self.update_formula} = ({vector(trial.weights_before)}) + "
