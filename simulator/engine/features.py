@@ -48,6 +48,9 @@ FEATURE_MAPS: dict[str, tuple[tuple[int, int], ...]] = {
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
+ONE = (0, 1, 0)
+"""The bias feature, entry 0 of value 1, in exact decimals (one object, shared by rows)."""
+
 
 def _monomial_name(names: tuple[str, ...], powers: tuple[int, int]) -> str:
     parts = []
@@ -63,6 +66,13 @@ def _product(digits: list[Digits], powers: tuple[int, ...]) -> Digits:
         mantissa *= m**power
         exponent += e * power
     return mantissa, exponent
+
+
+def _dense(row: tuple[tuple[int, int, int], ...], size: int) -> list[Digits]:
+    dense = [(0, 0)] * size
+    for j, m, e in row:
+        dense[j] = (m, e)
+    return dense
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,23 +164,28 @@ class FeatureMap:
             x = x / np.where(norms > 0, norms, 1.0)[:, None]
         return x
 
-    def exact_row(self, point: FloatArray, x: FloatArray) -> tuple[Digits, ...]:
-        """The feature vector of `point` in exact decimals: the coordinates as written (the
-        shortest decimal of each float), their monomials multiplied out exactly, 1 for the
-        bias. Computed features no one wrote are taken at their exact binary value: those
-        standardized (then mapped exactly), or scaled to unit length (`x` as computed)."""
+    def exact_row(self, point: FloatArray, x: FloatArray) -> tuple[tuple[int, int, int], ...]:
+        """The nonzero entries (index, mantissa, exponent) of the feature vector of `point`
+        in exact decimals: the coordinates as written (the shortest decimal of each float),
+        their monomials multiplied out exactly, 1 for the bias. Computed features no one
+        wrote are taken at their exact binary value: those standardized (then mapped
+        exactly), or scaled to unit length (`x` as computed)."""
         from simulator.engine.learners.exact import written_row
 
         if self.preprocessing == "unit":
-            return written_row(x, np.zeros(x.shape[0], dtype=bool))
+            return written_row(x, as_written=False)
         if self.preprocessing == "standardize":
             q = (point - self.mean) / self.scale
-            digits = list(written_row(q, np.zeros(q.shape[0], dtype=bool)))
+            row = written_row(q, as_written=False)
         else:
-            digits = list(written_row(point, None))
+            row = written_row(point)
+        offset = 1 if self.bias else 0
         if self.powers:
-            digits = [_product(digits, p) for p in self.powers]
-        return (((1, 0),) if self.bias else ()) + tuple(digits)
+            dense = _dense(row, point.shape[0])
+            mapped = [_product(dense, p) for p in self.powers]
+            row = tuple((j, m, e) for j, (m, e) in enumerate(mapped) if m)
+        shifted = tuple((j + offset, m, e) for j, m, e in row) if offset else row
+        return ((ONE,) if self.bias else ()) + shifted
 
     def input_line(self, w: FloatArray, level: float = 0.0) -> InputLine | None:
         """The set {p : w·x(p) = level} as a line in the input plane.

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.dataset import Dataset
+from simulator.engine.features import ONE
 
 __all__ = ["Buffer", "History", "Segment"]
 
@@ -93,6 +95,22 @@ class Buffer:
         return int(self._data.nbytes)
 
 
+DIGITS_CACHED = 4096
+"""Rows of a segment whose exact decimals are kept (a learner's shadow asks for the rows it
+updates on; classroom data are all kept, a large data set costs a few MB at most)."""
+
+
+def _row_nbytes(row: tuple[tuple[int, int, int], ...]) -> int:
+    """The memory a row of exact decimals holds (small ints and the bias's 1 are shared,
+    not held), with its entry in the cache (key and slot, about 66 bytes)."""
+    total = sys.getsizeof(row) + 66
+    for entry in row:
+        if entry is not ONE:
+            total += sys.getsizeof(entry)
+            total += sum(sys.getsizeof(v) for v in entry if not -5 <= v <= 256)
+    return total
+
+
 @dataclass(eq=False)
 class Segment:
     """A stretch of trials over one dataset; it starts after `start` trials, at an epoch start.
@@ -119,16 +137,21 @@ class Segment:
     rest_mistakes: int = 0
     rest_updates: int = 0
     largest: float = math.nan  # max |x_j| over all rows and features (nan: find it)
-    exact_row: Callable[[int], tuple[tuple[int, int], ...]] | None = None
+    exact_row: Callable[[int], tuple[tuple[int, int, int], ...]] | None = None
     n: int = field(init=False)  # the number of rows
-    _digits: dict[int, tuple[tuple[int, int], ...]] = field(init=False, default_factory=dict)
+    _digits: dict[int, tuple[tuple[int, int, int], ...]] = field(init=False, default_factory=dict)
+    digits_nbytes: int = field(init=False, default=0)
 
-    def digits(self, i: int) -> tuple[tuple[int, int], ...]:
-        """Row i's feature vector in exact decimals (the data as written; cached)."""
+    def digits(self, i: int) -> tuple[tuple[int, int, int], ...]:
+        """Row i's feature vector in exact decimals (the data as written): cached for the
+        first `DIGITS_CACHED` rows asked (their bytes in `digits_nbytes`), then made anew."""
         row = self._digits.get(i)
         if row is None:
             assert self.exact_row is not None
-            row = self._digits[i] = self.exact_row(i)
+            row = self.exact_row(i)
+            if len(self._digits) < DIGITS_CACHED:
+                self._digits[i] = row
+                self.digits_nbytes += _row_nbytes(row)
         return row
 
     def __post_init__(self) -> None:
@@ -299,6 +322,7 @@ class History:
         buffers = (self._mistakes, self._losses, self._checkpoint_trials)
         total = sum(b.nbytes for b in buffers) + self._checkpoint_bytes + 8 * len(self._checkpoints)
         counted: set[int] = set()
+        total += sum(segment.digits_nbytes for segment in self.segments)
         for segment in self.segments:
             if segment.dataset is current:
                 continue

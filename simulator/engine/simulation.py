@@ -574,7 +574,7 @@ class Simulation:
             exact_row = self._exact_row
             return runner.signed_rows(live.state, terms, X, y, exact_row)
 
-    def _exact_row(self, i: int) -> tuple[tuple[int, int], ...]:
+    def _exact_row(self, i: int) -> tuple[tuple[int, int, int], ...]:
         return self._features.exact_row(self._dataset.points[i], self._X[i])
 
     def boundary(self) -> InputLine | None:

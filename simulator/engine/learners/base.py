@@ -28,12 +28,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from simulator.engine.learners.exact import ExactSum, written_exactly
+from simulator.engine.learners.exact import ExactSum, written, written_exactly
 
 __all__ = [
     "CADENCES",
@@ -201,8 +202,11 @@ class State:
 
     Every state has `w`, the weights the learner scores with (D,) or (K, D); its own
     records add what they keep (a pocket, a running sum, dual coefficients). `error` is the
-    running rounding-error bound of `w` (empty where none is kept); `shadow` the exact
-    Σ amount·x of the updates (None where arithmetic cannot be exact).
+    running rounding-error bound of `w` (empty where none is kept); `shadow` the learner's
+    exact state (its weights, or Winnow's exponents, in rational arithmetic on the data as
+    written), None while the float weights are themselves exact (no error: the shadow is
+    derived from them when first needed) or where the learner keeps none; `start` is w₀ as
+    written, flattened (shared by every state of a run).
     `repeating` names the parts that must repeat, bit for bit, for the run to repeat
     itself (the cycle search compares them at epoch starts): a running average never does,
     so it is left out.
@@ -211,6 +215,7 @@ class State:
     w: FloatArray
     error: FloatArray = field(default_factory=lambda: np.zeros(0))
     shadow: ExactSum | None = None
+    start: tuple[Fraction, ...] = ()
     repeating: ClassVar[tuple[str, ...]] = ("w",)
 
     def repeats(self, other: State) -> bool:
@@ -276,7 +281,7 @@ class Step:
     y: int
     signed: float
     mistake: bool
-    digits: Callable[[], tuple[tuple[int, int], ...]]
+    digits: Callable[[], tuple[tuple[int, int, int], ...]]
     score: float = 0.0
 
 
@@ -480,10 +485,14 @@ class Learner:
         w = _frozen(np.array(w, dtype=np.float64))
         if not self.exact:
             return State(w=w)
-        return State(w=w, error=_frozen(self.initial_error(w, given)), shadow=self.start_shadow(w))
+        error = _frozen(self.initial_error(w, given))
+        start = tuple(written(v) for v in w.ravel().tolist())
+        state = State(w=w, error=error, start=start)
+        return state if not np.any(error) else state.but(shadow=self.start_shadow(state))
 
-    def start_shadow(self, w: FloatArray) -> ExactSum | None:
-        """The exact shadow of a run from w₀ (None: this learner keeps none)."""
+    def start_shadow(self, state: State) -> ExactSum | None:
+        """The exact shadow of a run from w₀ typed in decimals that binary cannot hold
+        (None: this learner keeps none)."""
         return None
 
     @staticmethod
@@ -512,7 +521,7 @@ class Learner:
         raise NotImplementedError
 
     def exact_signed(
-        self, state: State, digits: tuple[tuple[int, int], ...], y: int
+        self, state: State, digits: tuple[tuple[int, int, int], ...], y: int
     ) -> float | None:
         """v decided in exact arithmetic on the data as written (`digits`: the row), for a
         score that floats could not decide: a float with the exact sign (0.0: an exact tie),
@@ -638,7 +647,7 @@ class EpochSteps:
     y: NDArray[np.int8]
     signed: FloatArray
     mistakes: NDArray[np.bool_]
-    digits: Callable[[int], tuple[tuple[int, int], ...]]
+    digits: Callable[[int], tuple[tuple[int, int, int], ...]]
     rows: NDArray[np.intp]
     epoch: int = 1
 

@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 __all__ = [
     "UNIT_ROUNDOFF",
     "ExactSum",
+    "Row",
     "compiled",
     "dot2_rows",
     "dot_rows",
@@ -267,9 +268,14 @@ def refine_bounds(X: FloatArray, r: FloatArray, theta_r: float) -> FloatArray:
 
 Digits = tuple[int, int]
 """A decimal m·10^e as its integer mantissa m and exponent e."""
+Entry = tuple[int, int, int]
+"""One nonzero entry of a row: its index j, and its value as the decimal m·10^e."""
+Row = tuple[Entry, ...]
+"""A feature vector in exact decimals, sparse: its nonzero entries in index order."""
 
 
-def _digits(value: Decimal) -> Digits:
+def digits_of(value: Decimal) -> Digits:
+    """(m, e) of a finite decimal."""
     sign, digits, exponent = value.as_tuple()
     mantissa = int("".join(map(str, digits)) or "0")
     assert isinstance(exponent, int)  # finite: the data are checked finite
@@ -284,53 +290,61 @@ def written(value: float) -> Fraction:
     return Fraction(Decimal(repr(float(value))))
 
 
-def written_row(x: FloatArray, as_written: NDArray[np.bool_] | None) -> tuple[Digits, ...]:
-    """Each entry of x as the decimal it stands for: as written (`as_written` True, the
-    default: data a person typed) or its exact binary value (computed features, such as
-    standardized ones, which no one wrote)."""
+def written_row(x: FloatArray, as_written: bool = True) -> Row:
+    """The nonzero entries of x as the decimals they stand for: as written (data a person
+    typed: the shortest decimal that reads back as each float), or, `as_written` False,
+    their exact binary values (computed features, such as standardized ones, which no one
+    wrote)."""
     out = []
-    for j, v in enumerate(x.tolist()):
-        if v == 0.0:
-            out.append((0, 0))
-        elif as_written is None or as_written[j]:
-            out.append(_digits(Decimal(repr(v))))
-        else:
-            out.append(_digits(Decimal(v)))  # exact: every double is a finite decimal
+    for j in np.flatnonzero(x).tolist():
+        v = float(x[j])
+        m, e = digits_of(Decimal(repr(v)) if as_written else Decimal(v))
+        out.append((j, m, e))
     return tuple(out)
 
 
 class ExactSum:
-    """A learner's shadow state: w₀ as written (`start`) and S = Σ amount·x over its
-    updates, per coordinate, exactly, as integers A_j with a decimal scale q_j (the value is
-    A_j / 10^q_j). Adding a row costs a few integer operations per nonzero coordinate (the
-    scale grows only when a row has more decimals than any before)."""
+    """A vector of exact decimals kept as integers A_j with a decimal scale q_j (the value is
+    A_j / 10^q_j): a learner's shadow, its weights (or Winnow's exponents) in rational
+    arithmetic. Adding amount·x costs a few integer operations per nonzero entry of x (the
+    scale grows only when an entry has more decimals than any before)."""
 
-    __slots__ = ("numerators", "scales", "start")
+    __slots__ = ("numerators", "scales")
 
-    def __init__(self, start: tuple[Fraction, ...], size: int | None = None) -> None:
-        self.start = start
-        count = len(start) if size is None else size
-        self.numerators = [0] * count
-        self.scales = [0] * count
+    def __init__(self, size: int) -> None:
+        self.numerators = [0] * size
+        self.scales = [0] * size
+
+    @classmethod
+    def of(cls, values: list[Fraction]) -> ExactSum:
+        """The vector of `values`, each a finite decimal (a Fraction whose denominator
+        divides a power of 10)."""
+        result = cls(len(values))
+        for j, value in enumerate(values):
+            if value:
+                m, e = digits_of(_decimal(value))
+                result.add_value(j, m, e)
+        return result
 
     def copy(self) -> ExactSum:
         other = ExactSum.__new__(ExactSum)
-        other.start = self.start
         other.numerators = list(self.numerators)
         other.scales = list(self.scales)
         return other
 
-    def add(self, row: tuple[Digits, ...], amount: int, offset: int = 0) -> None:
-        """Add amount · row (a row of `written_row`) to the coordinates from `offset` on."""
-        numerators, scales = self.numerators, self.scales
-        for j, (mantissa, exponent) in enumerate(row, start=offset):
-            if not mantissa:
-                continue
-            q = scales[j]
-            if -exponent > q:  # more decimals than seen so far: rescale
-                numerators[j] *= 10 ** (-exponent - q)
-                q = scales[j] = -exponent
-            numerators[j] += amount * mantissa * 10 ** (exponent + q)
+    def add_value(self, j: int, mantissa: int, exponent: int) -> None:
+        """Add mantissa·10^exponent to entry j."""
+        q = self.scales[j]
+        if -exponent > q:  # more decimals than seen so far: rescale
+            self.numerators[j] *= 10 ** (-exponent - q)
+            q = self.scales[j] = -exponent
+        self.numerators[j] += mantissa * 10 ** (exponent + q)
+
+    def add(self, row: Row, amount: Digits) -> None:
+        """Add amount · row, `amount` a decimal (m, e): y, or y·η."""
+        a, b = amount
+        for j, m, e in row:
+            self.add_value(j, a * m, b + e)
 
     def value(self, j: int) -> Fraction:
         return Fraction(self.numerators[j], 10 ** self.scales[j])
@@ -344,9 +358,32 @@ class ExactSum:
     __hash__ = None  # type: ignore[assignment]
 
 
-def as_fraction(digits: Digits) -> Fraction:
-    mantissa, exponent = digits
+def _decimal(value: Fraction) -> Decimal:
+    """A Fraction with a denominator 2^a 5^b as the Decimal it equals, exactly."""
+    d = value.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    if d != 1:
+        raise ValueError(f"{value} is not a finite decimal")
+    k = max(twos, fives)
+    scaled = value * 10**k
+    assert scaled.denominator == 1
+    return Decimal(scaled.numerator).scaleb(-k)
+
+
+def as_fraction(mantissa: int, exponent: int) -> Fraction:
+    """m·10^e as a Fraction."""
     return Fraction(mantissa * 10**exponent) if exponent >= 0 else Fraction(mantissa, 10**-exponent)
+
+
+def decimal_digits(value: float) -> Digits:
+    """(m, e) of the decimal a float is written as."""
+    return digits_of(Decimal(repr(float(value))))
 
 
 def exact_float(value: Fraction) -> float:

@@ -2,8 +2,10 @@
 its rounding-error bound, the decision values, the loss, and the exact verdict from the
 shadow state (see `exact`).
 
-Subclasses say how their exact weights follow from the shadow S = Σ y·x of the updates
-(`exact_terms`): w₀ + η·S for the perceptron family, w₀·α^S for Winnow.
+Subclasses say what their exact shadow holds and how the score follows from it
+(`exact_terms`): the exact weights for the perceptron family, the exponents S = Σ y·x of
+w₀·α^S for Winnow; and how the shadow follows from float weights that carry no error
+(`derive_shadow`), so that runs whose floats stay exact (whole or binary data) keep none.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from simulator.engine.drawables import LevelSet, Line
 from simulator.engine.learners.base import Learner, LinearScorer, State, Step
 from simulator.engine.learners.exact import (
     ExactSum,
+    Row,
     as_fraction,
     dot_rows,
     exact_power_sum_sign,
@@ -31,7 +34,6 @@ from simulator.engine.learners.exact import (
 __all__ = ["OVERFLOW", "LinearLearner"]
 
 FloatArray = NDArray[np.float64]
-Row = tuple[tuple[int, int], ...]
 
 OVERFLOW = 1e150
 """A weight beyond this would overflow when squared: the run stops updating there."""
@@ -100,40 +102,50 @@ class LinearLearner(Learner):
     # -- the exact verdict ---------------------------------------------------------------
 
     def exact_terms(
-        self, shadow: ExactSum, row: Row
+        self, state: State, shadow: ExactSum, row: Row
     ) -> tuple[list[tuple[Fraction, Fraction, Fraction]], Fraction]:
         """The exact score w·x − θ of `row` as Σ c·b^e − k: the terms (c, b, e) and k."""
         raise NotImplementedError
 
+    def derive_shadow(self, state: State) -> ExactSum | None:
+        """The shadow of `state` from its float weights, which carry no error (so are exact);
+        None where they do not determine it."""
+        raise NotImplementedError
+
     def exact_signed(self, state: State, digits: Row, y: int) -> float | None:
         """v = y·s − τ in exact arithmetic: y·(Σ c·b^e − k) − τ = Σ y·c·b^e − (y·k + τ)."""
-        if state.shadow is None:
+        if not self.exact:
             return None
-        terms, constant = self.exact_terms(state.shadow, digits)
+        shadow = state.shadow if state.shadow is not None else self.derive_shadow(state)
+        if shadow is None:
+            return None
+        terms, constant = self.exact_terms(state, shadow, digits)
         return exact_power_sum_sign(
             [(y * c, b, e) for c, b, e in terms], y * constant + written(self.margin_offset())
         )
 
-    def start_shadow(self, w: FloatArray) -> ExactSum:
-        """The shadow of a run from w₀: w₀ as written, no updates yet."""
-        return ExactSum(tuple(written(v) for v in np.asarray(w).ravel().tolist()))
-
-    @staticmethod
-    def shadow_after(shadow: ExactSum | None, step: Step, amount: int) -> ExactSum | None:
-        """The shadow after adding amount·x of `step`."""
-        if shadow is None:
-            return None
-        result = shadow.copy()
-        result.add(step.digits(), amount)
-        return result
+    def shadow_after(
+        self, state: State, error: FloatArray, step: Step, amount: tuple[int, int]
+    ) -> ExactSum | None:
+        """The shadow after adding amount·x of `step` (amount a decimal (m, e)): None while
+        the floats stay exact (`error` all 0), else the exact state carried along."""
+        if state.shadow is None:
+            if not np.any(error):
+                return None
+            base = self.derive_shadow(state)
+            if base is None:
+                return None
+        else:
+            base = state.shadow.copy()
+        base.add(step.digits(), amount)
+        return base
 
 
 def additive_terms(
-    shadow: ExactSum, rate: Fraction, row: Row, theta: Fraction
+    shadow: ExactSum, row: Row, theta: Fraction
 ) -> tuple[list[tuple[Fraction, Fraction, Fraction]], Fraction]:
-    """w·x − θ with w = w₀ + η·S, exactly: one rational term."""
+    """w·x − θ with the exact weights w of `shadow`: one rational term."""
     total = Fraction(0)
-    for j, digits in enumerate(row):
-        if digits[0]:
-            total += (shadow.start[j] + rate * shadow.value(j)) * as_fraction(digits)
+    for j, m, e in row:
+        total += shadow.value(j) * as_fraction(m, e)
     return [(total, Fraction(1), Fraction(0))], theta

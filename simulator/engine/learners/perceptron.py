@@ -17,14 +17,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.learners.base import Bound, EpochSteps, Parameter, State, Step, Theory
-from simulator.engine.learners.exact import ExactSum, written, written_exactly
+from simulator.engine.learners.exact import (
+    ExactSum,
+    Row,
+    decimal_digits,
+    written,
+    written_exactly,
+)
 from simulator.engine.learners.linear import LinearLearner, additive_terms
 from simulator.engine.theory import general_mistake_bound
 
 __all__ = ["LEARNING_RATE", "Perceptron", "novikoff_bound", "propagate_additive_error"]
 
 FloatArray = NDArray[np.float64]
-Row = tuple[tuple[int, int], ...]
 
 _U = 2.0**-53
 _SUM_LIMIT = 2.0**43  # multiples of 1/256 below this add without rounding
@@ -194,11 +199,16 @@ class Perceptron(LinearLearner):
         """η as written, exactly."""
         return written(self.learning_rate)
 
-    def start_shadow(self, w: FloatArray) -> ExactSum:
-        return ExactSum(tuple(written(v) for v in np.asarray(w).ravel().tolist()))
+    def start_shadow(self, state: State) -> ExactSum:
+        """The exact weights: w₀ as written."""
+        return ExactSum.of(list(state.start))
 
-    def exact_terms(self, shadow: ExactSum, row: Row) -> Any:
-        return additive_terms(shadow, self.rate, row, Fraction(0))
+    def derive_shadow(self, state: State) -> ExactSum:
+        """Float weights with no error are the exact weights."""
+        return ExactSum.of([Fraction(v) for v in state.w.tolist()])
+
+    def exact_terms(self, state: State, shadow: ExactSum, row: Row) -> Any:
+        return additive_terms(shadow, row, Fraction(0))
 
     def add(self, state: State, x: FloatArray, y: int, step: Step) -> State:
         """w ← w + η y x, with its error bound and exact shadow carried along."""
@@ -209,7 +219,9 @@ class Perceptron(LinearLearner):
         if error.size:
             error = propagate_additive_error(error, state.w, new_w, x, eta)
             error.setflags(write=False)
-        return state.but(w=new_w, error=error, shadow=self.shadow_after(state.shadow, step, y))
+        m, e = decimal_digits(eta)
+        shadow = self.shadow_after(state, error, step, (y * m, e))
+        return state.but(w=new_w, error=error, shadow=shadow)
 
     def learn(self, state: State, step: Step) -> State:
         """w ← w + η y x."""

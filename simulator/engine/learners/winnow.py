@@ -21,14 +21,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.learners.base import Bound, Parameter, State, Step, Theory
-from simulator.engine.learners.exact import ExactSum, as_fraction, written
+from simulator.engine.learners.exact import ExactSum, Row, as_fraction, written
 from simulator.engine.learners.linear import LinearLearner
 from simulator.engine.theory import monotone_disjunction, winnow_disjunction_bound
 
 __all__ = ["PROMOTION", "BalancedWinnow", "Winnow"]
 
 FloatArray = NDArray[np.float64]
-Row = tuple[tuple[int, int], ...]
 _U = 2.0**-53
 _SMALLEST_NORMAL = 2.0**-1022
 
@@ -100,9 +99,23 @@ class Winnow(LinearLearner):
                 "never moves a weight away from 0)"
             )
 
-    def start_shadow(self, w: FloatArray) -> ExactSum:
-        """w₀ as written; S has one exponent sum per feature."""
-        return ExactSum(tuple(written(v) for v in w.ravel().tolist()), size=w.shape[-1])
+    def start_shadow(self, state: State) -> ExactSum:
+        """The exponents S = Σ y·x of w = w₀·α^S, one per feature: 0 at the start."""
+        return ExactSum(state.w.shape[-1])
+
+    def derive_shadow(self, state: State) -> ExactSum | None:
+        """S from float weights with no error: each w/w₀ is a whole power of α (whole data),
+        found and checked in fractions; None if one is not."""
+        alpha = written(self.promotion)
+        w = state.w.reshape(-1, state.w.shape[-1])[0]  # w (Winnow) or w⁺ (balanced)
+        exponents = []
+        for j, value in enumerate(w.tolist()):
+            ratio = Fraction(value) / state.start[j]
+            k = round(math.log(float(ratio)) / math.log(float(alpha))) if ratio > 0 else 0
+            if alpha**k != ratio:
+                return None
+            exponents.append(Fraction(k))
+        return ExactSum.of(exponents)
 
     def refuse(self, state: State) -> str | None:
         """Overflow, or a weight halved past the smallest float: 0, and no multiplication
@@ -133,7 +146,8 @@ class Winnow(LinearLearner):
         new_w.setflags(write=False)
         error = self.propagate_error(state.error, new_w, step.x, step.y)
         error.setflags(write=False)
-        return state.but(w=new_w, error=error, shadow=self.shadow_after(state.shadow, step, step.y))
+        shadow = self.shadow_after(state, error, step, (step.y, 0))
+        return state.but(w=new_w, error=error, shadow=shadow)
 
     def propagate_error(
         self, error: FloatArray, new_w: FloatArray, x: FloatArray, y: int
@@ -157,14 +171,10 @@ class Winnow(LinearLearner):
         result: FloatArray = np.where(exact, error * factors, grown)  # (w⁺, w⁻) broadcast
         return result
 
-    def exact_terms(self, shadow: ExactSum, row: Row) -> Any:
+    def exact_terms(self, state: State, shadow: ExactSum, row: Row) -> Any:
         """Σᵢ w₀ᵢ xᵢ α^(Sᵢ) − θ."""
         alpha = written(self.promotion)
-        terms = [
-            (shadow.start[j] * as_fraction(d), alpha, shadow.value(j))
-            for j, d in enumerate(row)
-            if d[0]
-        ]
+        terms = [(state.start[j] * as_fraction(m, e), alpha, shadow.value(j)) for j, m, e in row]
         return terms, written(self.threshold)
 
     def bound(self, theory: Theory) -> Bound | None:
@@ -261,14 +271,13 @@ class BalancedWinnow(Winnow):
         )
         return result
 
-    def exact_terms(self, shadow: ExactSum, row: Row) -> Any:
+    def exact_terms(self, state: State, shadow: ExactSum, row: Row) -> Any:
         """Σᵢ xᵢ (w₀ᵢ⁺ α^(Sᵢ) − w₀ᵢ⁻ α^(−Sᵢ))."""
-        alpha, n = written(self.promotion), len(row)
+        alpha, n = written(self.promotion), state.w.shape[-1]
         terms = []
-        for j, d in enumerate(row):
-            if d[0]:
-                x, s = as_fraction(d), shadow.value(j)
-                terms += [(shadow.start[j] * x, alpha, s), (-shadow.start[n + j] * x, alpha, -s)]
+        for j, m, e in row:
+            x, s = as_fraction(m, e), shadow.value(j)
+            terms += [(state.start[j] * x, alpha, s), (-state.start[n + j] * x, alpha, -s)]
         return terms, Fraction(0)
 
     def bound(self, theory: Theory) -> Bound | None:
