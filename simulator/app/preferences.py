@@ -14,7 +14,6 @@ The window then says so in one status-bar line: a settings file never stops the 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +21,12 @@ from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow
 
-from simulator.engine import (
-    ALGORITHMS,
-    ORDERS,
-    PREPROCESSINGS,
-    TIES,
-    Dataset,
-    Settings,
-    Simulation,
+from simulator.engine import DataFileError, Dataset, Settings, Simulation
+from simulator.engine.session import (
+    VERSION,
+    VERSION_1_PARAMETERS,
+    settings_from_json,
+    settings_to_json,
 )
 from simulator.ui.controller import settings_problem
 
@@ -50,13 +47,15 @@ _FOLDER = "folder"
 
 
 def save_learner(store: QSettings, settings: Settings) -> None:
-    store.setValue(_LEARNER, json.dumps(asdict(settings)))
+    store.setValue(_LEARNER, json.dumps(settings_to_json(settings)))
 
 
 def restore_learner(store: QSettings, dropped: list[str] | None = None) -> Settings | None:
     """The settings saved last time, or None if there are none or they no longer apply.
 
-    A field whose value cannot be used takes its default; its name goes into `dropped`."""
+    Each value is checked as a session's is (`settings_from_json`), one at a time: one
+    that cannot be used takes its default and its name goes into `dropped`. Settings saved
+    by round 2 kept the parameters among the settings; they still read."""
     dropped = [] if dropped is None else dropped
     text = store.value(_LEARNER)
     if not isinstance(text, str):
@@ -69,17 +68,22 @@ def restore_learner(store: QSettings, dropped: list[str] | None = None) -> Setti
     if not isinstance(values, dict):
         dropped.append("all")
         return None
-    kept: dict[str, Any] = {}
-    for field in fields(Settings):
-        if field.name not in values:
-            continue
-        value = _usable(field.name, values[field.name])
-        if value is _UNUSABLE:
-            dropped.append(field.name)
-        else:
-            kept[field.name] = value
-    settings = Settings(**kept)
+    version = VERSION if "parameters" in values else 1
+    parameters = values.get("parameters", {})
+    fields = {k: v for k, v in values.items() if k != "parameters"}
+    algorithm = fields.get("algorithm")
+    kept = _usable_fields(fields, version, dropped)
+    if isinstance(parameters, dict):
+        context = {"algorithm": algorithm} if "algorithm" in kept else {}
+        for name, value in parameters.items():
+            if _readable({**context, "parameters": {name: value}}, VERSION):
+                kept.setdefault("parameters", {})[name] = value
+            else:
+                dropped.append(name)
+    else:
+        dropped.append("parameters")
     try:
+        settings = settings_from_json(kept, "preferences", VERSION)
         Simulation.from_settings(Dataset.empty(), settings)  # the engine checks the rest
     except (ValueError, TypeError, AttributeError, OverflowError):
         dropped.append("all")
@@ -87,43 +91,33 @@ def restore_learner(store: QSettings, dropped: list[str] | None = None) -> Setti
     return settings
 
 
-_UNUSABLE = object()
-
-
-def _usable(name: str, value: Any) -> Any:
-    """`value` as a `Settings` field `name` may hold it, or _UNUSABLE."""
-    if name == "initial_weights" and isinstance(value, list):
-        value = tuple(value)
-    trial = replace(Settings(), **{name: value})
-    if settings_problem(trial) is not None:
-        return _UNUSABLE  # not finite, not a number, a seed out of range
-    default = getattr(Settings(), name)
-    if isinstance(default, bool) or name == "bias":
-        return value if isinstance(value, bool) else _UNUSABLE
-    if isinstance(default, str) and not isinstance(value, str):
-        return _UNUSABLE
-    choices = {
-        "algorithm": tuple(ALGORITHMS),
-        "tie": (None, *TIES),
-        "order": ORDERS,
-        "preprocessing": PREPROCESSINGS,
-    }.get(name)
-    if choices is not None and value not in choices:
-        return _UNUSABLE
-    if name == "tolerance" and not value > 0:
-        return _UNUSABLE
-    if name == "initial_weights" and not (value is None or isinstance(value, str | tuple)):
-        return _UNUSABLE
-    # The ranges of every rule that has this parameter: a later switch of rule must work.
-    for rule in ALGORITHMS.values():
-        parameter = rule.parameter(name)
-        if parameter is None or value is None:  # None: the rule's default
+def _usable_fields(values: dict[str, Any], version: int, dropped: list[str]) -> dict[str, Any]:
+    """The settings (parameters of version 1 among them) that read, one at a time."""
+    kept: dict[str, Any] = {}
+    for name, value in values.items():
+        if version == 1 and name in VERSION_1_PARAMETERS:
+            context = {"algorithm": values.get("algorithm")} if "algorithm" in values else {}
+            if _readable({**context, "parameters": {name: value}}, VERSION):
+                kept.setdefault("parameters", {})[name] = value
+                continue
+        elif _readable({name: value}, VERSION):
+            kept[name] = value
             continue
-        try:
-            parameter.check(value)
-        except ValueError:
-            return _UNUSABLE
-    return value
+        dropped.append(name)
+    if "algorithm" in kept and not _readable({"algorithm": kept["algorithm"]}, VERSION):
+        del kept["algorithm"]
+    return kept
+
+
+def _readable(values: dict[str, Any], version: int) -> bool:
+    """Whether `values` read as settings (a session's checks, quietly)."""
+    if values.get("algorithm", "perceptron") is None:
+        values = {k: v for k, v in values.items() if k != "algorithm"}
+    try:
+        settings = settings_from_json(values, "preferences", version)
+    except DataFileError:
+        return False
+    return settings_problem(settings) is None
 
 
 def _toggles(window: QMainWindow) -> list[QAction]:

@@ -12,9 +12,18 @@ from simulator.engine.dataset import (
     parse_csv,
     parse_json,
 )
-from simulator.engine.features import PREPROCESSINGS, FeatureMap, InputLine
+from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS, FeatureMap, InputLine
+from simulator.engine.learners import (
+    LEARNERS,
+    TIE_TEXT,
+    TIES,
+    Bound,
+    Learner,
+    Parameter,
+    Parameters,
+    register,
+)
 from simulator.engine.presets import PRESET_TITLES, PRESETS, load_preset
-from simulator.engine.rules import ALGORITHMS, TIE_TEXT, TIES, Parameter, Rule, register
 from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
 from simulator.engine.theory import (
     AdalineReport,
@@ -25,8 +34,13 @@ from simulator.engine.theory import (
 )
 from simulator.engine.theory import margin_report_for as _margin_report_for
 
+ALGORITHMS = LEARNERS  # the round-2 name
+Rule = Learner  # the round-2 name
+
 __all__ = [
     "ALGORITHMS",
+    "FEATURE_MAPS",
+    "LEARNERS",
     "ORDERS",
     "PREPROCESSINGS",
     "PRESETS",
@@ -34,12 +48,15 @@ __all__ = [
     "TIES",
     "TIE_TEXT",
     "AdalineReport",
+    "Bound",
     "DataFileError",
     "Dataset",
     "FeatureMap",
     "InputLine",
+    "Learner",
     "MarginReport",
     "Parameter",
+    "Parameters",
     "Rule",
     "Settings",
     "Simulation",
@@ -64,10 +81,12 @@ def margin_report(
     bias: bool = True,
     preprocessing: str = "none",
     previous: MarginReport | None = None,
+    *,
+    features: str = "linear",
 ) -> MarginReport:
     """R, γ*, R²/γ*² and the optimal separator of `dataset` in feature space.
 
     `previous`, the report before an edit, warm-starts the solve (the result is the same).
     """
-    features = FeatureMap(dataset, bias=bias, preprocessing=preprocessing)
-    return _margin_report_for(features.transform(dataset.points), dataset.labels, previous)
+    feature_map = FeatureMap(dataset, bias=bias, preprocessing=preprocessing, features=features)
+    return _margin_report_for(feature_map.transform(dataset.points), dataset.labels, previous)

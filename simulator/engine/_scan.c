@@ -3,17 +3,19 @@
  * score every row of a feature matrix.
  *
  *   scan(X, w, c, theta, theta_err, bmax, e, theta_r, tie, labels, order, cyclic, start,
- *        stop, stop_at_mistake, out) -> int
+ *        stop, stop_at_mistake, out, offset, undecided) -> int
  *
  * For k = start .. stop-1, row i = k (cyclic) or order[k] of the row-major feature matrix
- * X (n x d, d = len(w)), computes the signed score v = y·s of
+ * X (n x d, d = len(w)), computes v = y·s - offset (offset: a margin τ, usually 0) of
  *     s = x[0]*w[0];  s += x[1]*w[1];  ...;  s -= theta   (if theta != 0)
- * and decides the trial as rules.decide does:
+ * and decides the trial as runner.decide does:
  *     if |v| <= bmax:  b = |x[0]|*c[0];  b += |x[1]|*c[1]; ...;  b += theta_err
- *                      if |v| <= b:  v = 0          (an exact tie: s = 0)
+ *                      if |v| <= b:  v = 0          (a tie: floats cannot tell)
  *                      unless e (w's error bound) is not empty: then s2 = dot2(x, w)
- *                      - theta (twice the precision) and v = 0 if |s2| <= refine_bound,
- *                      else y·s2 (rules.refine_coefficients)
+ *                      - theta (twice the precision), v = y·s2 - offset, and if
+ *                      |v| <= refine_bound the floats cannot decide: v = 0, its index
+ *                      (k - start) goes to undecided[0], and the scan stops after it,
+ *                      so that the learner's exact shadow decides it
  *     mistake  <=>  v < 0, or v is NaN, or v == 0 and the tie rule gives 0 the wrong sign
  * (tie 0 "mistake": always; 1 "positive": y = -1; 2 "negative": y = +1). It stores v in
  * out[k-start] and, if stop_at_mistake, stops after the first mistake. Returns how many
@@ -119,14 +121,16 @@ static double refine_bound(const double *x, const double *w, const double *e, Py
     return b + theta_r;
 }
 
-/* y·s decided again for a score within its cheap bound: 0.0 (a tie) or y·dot2. Kept out
- * of line: it is rare, and the scan loop stays small. */
+/* v decided again for a score within its cheap bound: y·s2 - offset, or NaN where even
+ * that cannot tell (the caller then asks the exact shadow). Kept out of line: it is rare,
+ * and the scan loop stays small. */
 static __attribute__((noinline)) double refined(const double *x, const double *w,
                                                 const double *e, Py_ssize_t d, double theta,
-                                                double theta_r, signed char y) {
+                                                double theta_r, signed char y, double offset) {
     double s2 = dot2(x, w, d, theta);
-    if (fabs(s2) <= refine_bound(x, w, e, d, theta_r)) return 0.0;
-    return y > 0 ? s2 : -s2;
+    double v = (y > 0 ? s2 : -s2) - offset;
+    if (fabs(v) <= refine_bound(x, w, e, d, theta_r)) return NAN;
+    return v;
 }
 
 static int get_doubles(PyObject *object, Py_buffer *view, int writable, const char *name) {
@@ -143,15 +147,17 @@ static int get_doubles(PyObject *object, Py_buffer *view, int writable, const ch
 
 static PyObject *scan(PyObject *self, PyObject *args) {
     PyObject *X_object, *w_object, *c_object, *e_object, *out_object;
-    double theta, theta_err, theta_r, bmax;
+    double theta, theta_err, theta_r, bmax, offset;
     int tie, cyclic, stop_at_mistake;
-    Py_buffer labels, order;
+    Py_buffer labels, order, flag;
     Py_ssize_t start, stop;
-    if (!PyArg_ParseTuple(args, "OOOdddOdiy*y*pnnpO", &X_object, &w_object, &c_object, &theta,
-                          &theta_err, &bmax, &e_object, &theta_r, &tie, &labels, &order,
-                          &cyclic, &start, &stop, &stop_at_mistake, &out_object)) {
+    if (!PyArg_ParseTuple(args, "OOOdddOdiy*y*pnnpOdw*", &X_object, &w_object, &c_object,
+                          &theta, &theta_err, &bmax, &e_object, &theta_r, &tie, &labels,
+                          &order, &cyclic, &start, &stop, &stop_at_mistake, &out_object,
+                          &offset, &flag)) {
         return NULL;
     }
+    Py_ssize_t *undecided = (Py_ssize_t *)flag.buf;
     Py_buffer Xv, wv, cv, rv, outv;
     int held = 0;
     Py_ssize_t scored = -1;
@@ -182,7 +188,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     double *result = (double *)outv.buf;
     Py_ssize_t order_length = order.len / (Py_ssize_t)sizeof(Py_ssize_t);
     if (labels.len < n || start < 0 || stop < start || stop > n ||
-        (!cyclic && stop > order_length) ||
+        (!cyclic && stop > order_length) || flag.len < (Py_ssize_t)sizeof(Py_ssize_t) ||
         outv.len / (Py_ssize_t)sizeof(double) < stop - start) {
         PyErr_SetString(PyExc_ValueError, "scan: buffers too short for start..stop");
         goto done;
@@ -217,14 +223,26 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             s = dot1(row, w, d);
         }
         if (theta != 0.0) s -= theta;
-        double v = y[i] > 0 ? s : -s;
+        double v = (y[i] > 0 ? s : -s) - offset;
+        int exact = 0;
         if (fabs(v) <= bmax) {
             double b = fabs(row[0]) * c[0];
             for (Py_ssize_t j = 1; j < d; j++) b += fabs(row[j]) * c[j];
             b += theta_err;
-            if (fabs(v) <= b) v = refine ? refined(row, w, e, d, theta, theta_r, y[i]) : 0.0;
+            if (fabs(v) <= b) {
+                v = refine ? refined(row, w, e, d, theta, theta_r, y[i], offset) : 0.0;
+                if (v != v) { /* undecided: the exact shadow decides (the caller) */
+                    v = 0.0;
+                    exact = 1;
+                }
+            }
         }
         result[k - start] = v;
+        if (exact) {
+            undecided[0] = k - start;
+            k++;
+            break;
+        }
         int mistake = v < 0.0 || v != v ||
                       (v == 0.0 && (tie == 0 || (tie == 1 ? y[i] < 0 : y[i] > 0)));
         if (mistake && stop_at_mistake) {
@@ -241,6 +259,7 @@ done:
     if (held >= 1) PyBuffer_Release(&Xv);
     PyBuffer_Release(&labels);
     PyBuffer_Release(&order);
+    PyBuffer_Release(&flag);
     return scored < 0 ? NULL : PyLong_FromSsize_t(scored);
 }
 

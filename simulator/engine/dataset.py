@@ -1,9 +1,12 @@
 """Labelled points: an immutable, validated `Dataset`, and CSV/JSON reading and writing.
 
-A dataset is n points in d dimensions (d >= 1, n >= 0) with labels in {-1, +1}. It never
-changes; editing returns a new dataset, so a `Simulation`, an undo stack and a view can all
-hold the same one safely. An edit costs O(n): the child inherits its parent's conflicting
-pairs and checks only the edited point.
+A dataset is n points in d dimensions (d >= 1, n >= 0) with a class per point. Labels are
+classes: ±1 for two classes (the binary view every two-class learner takes), or 0 … K−1
+for K ≥ 3 classes (at most `MAX_CLASSES`); `classes` lists the labels of the dataset's
+classes and `class_names` names them (a file's own names, in the order they first appear,
+or the labels written out). It never changes; editing returns a new dataset, so a
+`Simulation`, an undo stack and a view can all hold the same one safely. An edit costs
+O(n): the child inherits its parent's conflicting pairs and checks only the edited point.
 
 Coordinates are finite and within ±1e150 (beyond, their squares overflow and R, γ* and
 the bounds could not be computed). Coordinate names are what a CSV header can hold and
@@ -41,10 +44,12 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "CHUNK_ROWS",
+    "MAX_CLASSES",
     "MAX_COORDINATE",
     "MAX_FILE_BYTES",
     "DataFileError",
     "Dataset",
+    "check_class_names",
     "check_names",
     "dataset_from_json",
     "decode",
@@ -104,6 +109,26 @@ def check_names(names: Iterable[object], dimension: int) -> tuple[str, ...]:
     return result
 
 
+def check_class_names(names: Iterable[object]) -> tuple[str, ...]:
+    """The classes' names, stripped, or a ValueError saying why (empty, alike, a line
+    break or control character, or a lone surrogate that no file can hold)."""
+    result = tuple(str(name).strip() for name in names)
+    if len(set(result)) != len(result):
+        raise ValueError("two classes have the same name; names must differ")
+    for name in result:
+        if not name or any(ord(c) < 32 or ord(c) == 127 for c in name):
+            raise ValueError(f"class name {short_repr(name)} is empty or holds a control character")
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"class name {short_repr(name)} is not text a file can hold") from None
+    return result
+
+
+def _labels_of(count: int) -> tuple[int, ...]:
+    return (-1, 1) if count == 2 else tuple(range(count))
+
+
 def _within_limit(values: FloatArray) -> bool:
     """Whether every value is finite and within ±1e150: two reductions, no temporary array
     (a NaN makes max and min NaN, which fails both comparisons)."""
@@ -145,14 +170,48 @@ def _equal_rows(points: FloatArray, point: FloatArray) -> NDArray[np.intp]:
     return candidates
 
 
+MAX_CLASSES = 9
+"""The most classes a dataset holds (keys 1–9 pick the class a click adds)."""
+
+
+def _class_count(raw: FloatArray, class_names: Sequence[str] | None) -> int:
+    """K of labels `raw`: 2 when they are ±1, else K ≥ 3 for classes 0 … K−1 (the largest
+    label, or as many as `class_names`); a ValueError names the first label that is not."""
+    if class_names is not None:
+        count = len(class_names)
+        if not 2 <= count <= MAX_CLASSES:
+            raise ValueError(f"{count} class names; a dataset has 2 … {MAX_CLASSES} classes")
+    elif not raw.size or np.all((raw == -1.0) | (raw == 1.0)):
+        count = 2
+    else:
+        top = float(raw.max())
+        count = int(top) + 1 if top == int(top) and 2 <= top < MAX_CLASSES else 2
+    allowed = np.array(_labels_of(count), dtype=np.float64)
+    outside = ~np.isin(raw, allowed)
+    if outside.any():
+        i = int(np.flatnonzero(outside)[0])
+        kinds = "-1 or +1" if count == 2 else f"a class 0 … {count - 1}"
+        raise ValueError(
+            f"label {float(raw[i]):g} of point {i} is not {kinds} (labels are -1/+1 for two "
+            f"classes, 0 … K−1 for K = 3 … {MAX_CLASSES})"
+        )
+    return count
+
+
+def _class_texts(count: int) -> tuple[str, ...]:
+    """The default class names: "-1", "+1" for two classes, "0" … "K−1" for K."""
+    return ("-1", "+1") if count == 2 else tuple(str(k) for k in range(count))
+
+
 class Dataset:
     """n labelled points in d dimensions; immutable and validated.
 
     `points` is a read-only (n, d) float64 array, `labels` a read-only (n,) int8 array of
-    -1/+1. `names` are the coordinate names used for CSV headers (x1, x2, ... by default).
+    -1/+1 (two classes) or 0 … K−1 (K ≥ 3). `names` are the coordinate names used for CSV
+    headers (x1, x2, ... by default); `class_names` the classes' names, in label order.
     """
 
-    __slots__ = ("_conflicts", "_labels", "_names", "_points")
+    __slots__ = ("_class_names", "_conflicts", "_labels", "_names", "_points")
 
     _conflicts: NDArray[np.int64] | None
 
@@ -162,6 +221,7 @@ class Dataset:
         labels: ArrayLike,
         *,
         names: Sequence[str] | None = None,
+        class_names: Sequence[str] | None = None,
     ) -> None:
         try:
             pts = np.array(points, dtype=np.float64)
@@ -185,21 +245,24 @@ class Dataset:
                 f"{pts.shape[0]} points but {raw.shape[0]} labels; "
                 "there must be one label per point"
             )
-        outside = ~np.isin(raw, (-1.0, 1.0))
-        if outside.any():
-            i = int(np.flatnonzero(outside)[0])
-            raise ValueError(f"label {float(raw[i]):g} of point {i} is not -1 or +1")
+        if not np.all(np.isfinite(raw)):
+            raise ValueError("labels must be finite numbers")
+        count = _class_count(raw, class_names)
         if names is None:
             names = tuple(f"x{j + 1}" for j in range(pts.shape[1]))
+        if class_names is None:
+            class_names = _class_texts(count)
         self._points: FloatArray = _read_only(pts)
         self._labels: LabelArray = _read_only(raw.astype(np.int8))
         self._names: tuple[str, ...] = check_names(names, pts.shape[1])
+        self._class_names: tuple[str, ...] = check_class_names(class_names)
         self._conflicts = None
 
     @classmethod
-    def empty(cls, dimension: int = 2) -> Dataset:
-        """A dataset with no points yet, in `dimension` coordinates."""
-        return cls(np.empty((0, dimension)), np.empty(0))
+    def empty(cls, dimension: int = 2, classes: int = 2) -> Dataset:
+        """A dataset with no points yet, in `dimension` coordinates, of `classes` classes."""
+        names = None if classes == 2 else tuple(str(k) for k in range(classes))
+        return cls(np.empty((0, dimension)), np.empty(0), class_names=names)
 
     def _child(
         self, points: FloatArray, labels: LabelArray, conflicts: NDArray[np.int64] | None
@@ -209,6 +272,7 @@ class Dataset:
         child._points = _read_only(points)
         child._labels = _read_only(labels)
         child._names = self._names
+        child._class_names = self._class_names
         child._conflicts = conflicts
         return child
 
@@ -229,6 +293,30 @@ class Dataset:
         return self._names
 
     @property
+    def classes(self) -> tuple[int, ...]:
+        """The labels of the classes: (-1, 1) for two, (0, 1, …, K−1) for K ≥ 3."""
+        return _labels_of(len(self._class_names))
+
+    @property
+    def class_names(self) -> tuple[str, ...]:
+        """The classes' names, in the order of `classes`."""
+        return self._class_names
+
+    def with_classes(self, count: int) -> Dataset:
+        """This dataset as one of `count` ≥ 3 classes: -1 becomes class 0, +1 class 1 (their
+        names kept). A dataset of K classes stays as it is when count <= K."""
+        if count <= len(self._class_names):
+            return self
+        if not 3 <= count <= MAX_CLASSES:
+            raise ValueError(f"a dataset has 2 … {MAX_CLASSES} classes, not {count}")
+        names = list(self._class_names)
+        labels = self._labels
+        if len(names) == 2:
+            labels = np.where(labels > 0, 1, 0).astype(np.int8)
+        names += list(_class_texts(count)[len(names) :])
+        return Dataset(self._points, labels, names=self._names, class_names=names)
+
+    @property
     def arrays(self) -> tuple[NDArray[Any], ...]:
         """The arrays this dataset holds (points, labels, the conflicting pairs once found),
         for counting memory."""
@@ -247,6 +335,7 @@ class Dataset:
             return NotImplemented
         return (
             self._names == other._names
+            and self._class_names == other._class_names
             and np.array_equal(self._points, other._points)
             and np.array_equal(self._labels, other._labels)
         )
@@ -254,18 +343,18 @@ class Dataset:
     __hash__ = None  # type: ignore[assignment]  # equal datasets need not be the same object
 
     def __repr__(self) -> str:
-        positives = int(np.count_nonzero(self._labels > 0))
-        return (
-            f"Dataset(n={len(self)}, d={self.dimension}, "
-            f"+1: {positives}, -1: {len(self) - positives})"
+        counts = ", ".join(
+            f"{name}: {self.count(label)}"
+            for label, name in zip(self.classes[::-1], self._class_names[::-1], strict=True)
         )
+        return f"Dataset(n={len(self)}, d={self.dimension}, {counts})"
 
     def count(self, label: int) -> int:
         """How many points carry `label`."""
         return int(np.count_nonzero(self._labels == label))
 
     def conflicting_pairs(self) -> list[tuple[int, int]]:
-        """Pairs (i, j), i < j, of points at the same place with opposite labels, sorted.
+        """Pairs (i, j), i < j, of points at the same place with different labels, sorted.
 
         Such data can never be separated, whatever the rule. Computed once per dataset
         (O(n log n)); an edit derives its child's in O(n).
@@ -293,16 +382,19 @@ class Dataset:
         ends = np.append(starts[1:], len(self))
         pairs: list[tuple[int, int]] = []
         for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1], strict=True):
-            group = order[start:end]
-            pos = [int(i) for i in group if self._labels[i] > 0]
-            neg = [int(i) for i in group if self._labels[i] < 0]
-            pairs.extend((min(a, b), max(a, b)) for a in pos for b in neg)
+            group = [int(i) for i in order[start:end]]
+            pairs.extend(
+                (min(a, b), max(a, b))
+                for k, a in enumerate(group)
+                for b in group[k + 1 :]
+                if self._labels[a] != self._labels[b]
+            )
         return _sorted_pairs(np.array(pairs, dtype=np.int64).reshape(-1, 2))
 
     def _partners(self, point: FloatArray, label: int, skip: int | None = None) -> NDArray[np.intp]:
-        """Indices of the points at `point` labelled -`label` (except `skip`)."""
+        """Indices of the points at `point` with another label (except `skip`)."""
         same = _equal_rows(self._points, point)
-        keep = self._labels[same] == -label
+        keep = self._labels[same] != label
         if skip is not None:
             keep &= same != skip
         result: NDArray[np.intp] = same[keep]
@@ -322,10 +414,15 @@ class Dataset:
             raise ValueError(problem.replace("point 0 has", "the point has"))
         return p
 
-    @staticmethod
-    def _valid_label(label: int) -> int:
-        if isinstance(label, bool) or label not in (-1, 1):
-            raise ValueError(f"label {short_repr(label)} is not -1 or +1")
+    def _valid_label(self, label: int) -> int:
+        classes = self.classes
+        if (
+            isinstance(label, bool)
+            or not isinstance(label, int | np.integer)
+            or label not in classes
+        ):
+            kinds = "-1 or +1" if len(classes) == 2 else f"a class 0 … {len(classes) - 1}"
+            raise ValueError(f"label {short_repr(label)} is not {kinds}")
         return int(label)
 
     def with_point(self, point: ArrayLike, label: int, index: int | None = None) -> Dataset:
@@ -887,7 +984,8 @@ def json_document(text: str, source: str) -> object:
 
 
 def dataset_from_json(data: object, source: str) -> Dataset:
-    """The dataset in parsed JSON (an object with points, labels and optional names)."""
+    """The dataset in parsed JSON (an object with points, labels and optional names and
+    class_names; with three or more class names the labels are the classes 0 … K−1)."""
     if not isinstance(data, dict) or "points" not in data or "labels" not in data:
         raise DataFileError(f"{source}: expected an object with 'points' and 'labels'")
     points, labels, names = data["points"], data["labels"], data.get("names")
@@ -904,11 +1002,24 @@ def dataset_from_json(data: object, source: str) -> Dataset:
             f"{source}: {len(points)} points but {len(labels)} labels; "
             "there must be one label per point"
         )
+    classes = data.get("class_names")
+    if classes is not None and not (
+        isinstance(classes, list)
+        and 2 <= len(classes) <= MAX_CLASSES
+        and all(isinstance(n, str) for n in classes)
+    ):
+        raise DataFileError(
+            f"{source}: 'class_names' must be a list of 2 … {MAX_CLASSES} strings, one per class"
+        )
+    count = 2 if classes is None else len(classes)
+    many = count > 2
     mapped = np.empty(len(labels))
     for i, value in enumerate(labels):
         where = f"{source}: labels[{i}]"
         mapped[i] = json_number(value, where)
-        if mapped[i] not in (-1.0, 0.0, 1.0):
+        if many and not (mapped[i] == int(mapped[i]) and 0 <= mapped[i] < count):
+            raise DataFileError(f"{where} ({short_repr(value)}) is not a class 0 … {count - 1}")
+        if not many and mapped[i] not in (-1.0, 0.0, 1.0):
             raise DataFileError(f"{where} ({short_repr(value)}) is not -1, +1, 0 or 1")
     if names:
         dimension = len(names)
@@ -926,12 +1037,13 @@ def dataset_from_json(data: object, source: str) -> Dataset:
                 + (f"there are {dimension} names" if names else f"points[0] has {dimension}")
             )
         rows.append([json_number(v, f"{source}: points[{i}][{j}]") for j, v in enumerate(p)])
-    labels_mapped = _map_labels(mapped, source)
+    labels_mapped = mapped if many else _map_labels(mapped, source)
     try:
         return Dataset(
             np.array(rows, dtype=np.float64).reshape(len(rows), dimension),
             labels_mapped,
             names=names,
+            class_names=classes,
         )
     except ValueError as exc:
         raise DataFileError(f"{source}: {exc}") from None

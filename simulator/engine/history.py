@@ -6,8 +6,8 @@ segments), so the history does not store trials. It keeps
 - the segments (the data, and where each stretch starts);
 - the trial number of every mistake (8 bytes per mistake);
 - the mean squared error at the end of every epoch (8 bytes per epoch);
-- checkpoints: the learner's whole live state every so many updates or trials, packed by
-  the simulation into one row of integers (the trial number first) and one of floats;
+- checkpoints: the learner's whole live state every so many updates or trials (a copy of
+  the run's live record; its states are immutable, so a copy shares them);
 - the events: convergence and cycles per segment, and the one divergence.
 
 `Simulation` answers `trial(t)`, `seek(t)` and the other queries by restoring the
@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import bisect
 import math
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.dataset import Dataset
+from simulator.engine.features import ONE
 
 __all__ = ["Buffer", "History", "Segment"]
 
@@ -92,6 +95,22 @@ class Buffer:
         return int(self._data.nbytes)
 
 
+DIGITS_CACHED = 4096
+"""Rows of a segment whose exact decimals are kept (a learner's shadow asks for the rows it
+updates on; classroom data are all kept, a large data set costs a few MB at most)."""
+
+
+def _row_nbytes(row: tuple[tuple[int, int, int], ...]) -> int:
+    """The memory a row of exact decimals holds (small ints and the bias's 1 are shared,
+    not held), with its entry in the cache (key and slot, about 66 bytes)."""
+    total = sys.getsizeof(row) + 66
+    for entry in row:
+        if entry is not ONE:
+            total += sys.getsizeof(entry)
+            total += sum(sys.getsizeof(v) for v in entry if not -5 <= v <= 256)
+    return total
+
+
 @dataclass(eq=False)
 class Segment:
     """A stretch of trials over one dataset; it starts after `start` trials, at an epoch start.
@@ -118,7 +137,22 @@ class Segment:
     rest_mistakes: int = 0
     rest_updates: int = 0
     largest: float = math.nan  # max |x_j| over all rows and features (nan: find it)
+    exact_row: Callable[[int], tuple[tuple[int, int, int], ...]] | None = None
     n: int = field(init=False)  # the number of rows
+    _digits: dict[int, tuple[tuple[int, int, int], ...]] = field(init=False, default_factory=dict)
+    digits_nbytes: int = field(init=False, default=0)
+
+    def digits(self, i: int) -> tuple[tuple[int, int, int], ...]:
+        """Row i's feature vector in exact decimals (the data as written): cached for the
+        first `DIGITS_CACHED` rows asked (their bytes in `digits_nbytes`), then made anew."""
+        row = self._digits.get(i)
+        if row is None:
+            assert self.exact_row is not None
+            row = self.exact_row(i)
+            if len(self._digits) < DIGITS_CACHED:
+                self._digits[i] = row
+                self.digits_nbytes += _row_nbytes(row)
+        return row
 
     def __post_init__(self) -> None:
         self.n = int(self.y.shape[0])
@@ -138,14 +172,15 @@ class Segment:
 class History:
     """The record of a run (see the module docstring). `length` trials are recorded."""
 
-    def __init__(self, int_width: int, float_width: int) -> None:
+    def __init__(self) -> None:
         self.length = 0
         self.segments: list[Segment] = []
         self._starts: list[int] = []  # segment starts, for bisect
         self._mistakes = Buffer(np.int64)
         self._losses = Buffer(np.float64)
-        self._checkpoint_ints = Buffer(np.int64, width=int_width)
-        self._checkpoint_floats = Buffer(np.float64, width=float_width)
+        self._checkpoint_trials = Buffer(np.int64)
+        self._checkpoints: list[Any] = []
+        self._checkpoint_bytes = 0
         self.diverged_at: int | None = None
         self.divergence_reason: str | None = None
 
@@ -176,12 +211,13 @@ class History:
     def record_divergence(self, trial: int, reason: str) -> None:
         self.diverged_at, self.divergence_reason = trial, reason
 
-    def add_checkpoint(self, ints: NDArray[np.int64], floats: FloatArray) -> None:
-        """A checkpoint: the live state packed as integers (the trial first) and floats."""
-        if len(self._checkpoint_ints) and self.last_checkpoint[0] == ints[0]:
+    def add_checkpoint(self, live: Any) -> None:
+        """A checkpoint: a copy of the run's live record (with `trials` and `nbytes`)."""
+        if self._checkpoints and self._checkpoints[-1].trials == live.trials:
             return  # one per trial is enough
-        self._checkpoint_ints.append(ints)
-        self._checkpoint_floats.append(floats)
+        self._checkpoint_trials.append(live.trials)
+        self._checkpoints.append(live)
+        self._checkpoint_bytes += live.nbytes
 
     def add_segment(self, segment: Segment) -> None:
         self.segments.append(segment)
@@ -204,17 +240,15 @@ class History:
         return int(np.searchsorted(self._mistakes.view, t, side="right"))
 
     @property
-    def last_checkpoint(self) -> NDArray[np.int64]:
-        last: NDArray[np.int64] = self._checkpoint_ints.view[-1]
-        return last
+    def last_checkpoint(self) -> Any:
+        return self._checkpoints[-1]
 
-    def checkpoint_at_or_before(self, t: int) -> tuple[NDArray[np.int64], FloatArray]:
-        """The packed live state of the latest checkpoint at a trial <= t."""
-        trials = self._checkpoint_ints.view[:, 0]
-        k = int(np.searchsorted(trials, t, side="right")) - 1
+    def checkpoint_at_or_before(self, t: int) -> Any:
+        """The live record of the latest checkpoint at a trial <= t (the caller copies it)."""
+        k = int(np.searchsorted(self._checkpoint_trials.view, t, side="right")) - 1
         if k < 0:
             raise IndexError(f"no checkpoint at or before trial {t}")
-        return self._checkpoint_ints.view[k], self._checkpoint_floats.view[k]
+        return self._checkpoints[k]
 
     def _segment_index(self, t: int, *, inclusive: bool) -> int:
         find = bisect.bisect_right if inclusive else bisect.bisect_left
@@ -255,10 +289,10 @@ class History:
         if self.length > t:
             self.length = t
             self._mistakes.truncate(self.mistakes_through(t))
-            trials = self._checkpoint_ints.view[:, 0]
-            kept = int(np.searchsorted(trials, t, side="right"))
-            self._checkpoint_ints.truncate(kept)
-            self._checkpoint_floats.truncate(kept)
+            kept = int(np.searchsorted(self._checkpoint_trials.view, t, side="right"))
+            self._checkpoint_trials.truncate(kept)
+            self._checkpoint_bytes -= sum(c.nbytes for c in self._checkpoints[kept:])
+            del self._checkpoints[kept:]
             if self.diverged_at is not None and self.diverged_at > t:
                 self.diverged_at = self.divergence_reason = None
         while self.segments and self.segments[-1].start > t:
@@ -285,9 +319,10 @@ class History:
         """Bytes held: the buffers, and for each past dataset (every one but `current`)
         its points, labels and conflicting pairs and the segment's features and labels,
         each block of memory counted once (the features may be the points themselves)."""
-        buffers = (self._mistakes, self._losses, self._checkpoint_ints, self._checkpoint_floats)
-        total = sum(b.nbytes for b in buffers)
+        buffers = (self._mistakes, self._losses, self._checkpoint_trials)
+        total = sum(b.nbytes for b in buffers) + self._checkpoint_bytes + 8 * len(self._checkpoints)
         counted: set[int] = set()
+        total += sum(segment.digits_nbytes for segment in self.segments)
         for segment in self.segments:
             if segment.dataset is current:
                 continue

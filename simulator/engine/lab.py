@@ -42,9 +42,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.dataset import Dataset
-from simulator.engine.rules import ALGORITHMS
+from simulator.engine.learners import LEARNERS, Learner
 from simulator.engine.simulation import Settings, Simulation
-from simulator.engine.theory import monotone_disjunction, winnow_disjunction_bound
+from simulator.engine.theory import monotone_disjunction
 
 __all__ = [
     "LAB_RULES",
@@ -186,14 +186,20 @@ def disjunction_variables(dataset: Dataset) -> tuple[int, ...] | None:
 # -- the race -------------------------------------------------------------------------------------
 
 
+def _races(name: str) -> bool:
+    """Whether the learner `name` can race: two classes, learning from mistakes."""
+    learner: Learner = LEARNERS[name].build(1)
+    return learner.classes == "two" and learner.cadence == "mistake"
+
+
 def lab_settings(rule: str) -> Settings:
-    """The settings `rule` runs with in the lab (see the module docstring)."""
-    if rule not in ALGORITHMS or not ALGORITHMS[rule].mistake_driven:
-        choices = ", ".join(name for name, cls in ALGORITHMS.items() if cls.mistake_driven)
-        raise ValueError(f"the lab races mistake-driven rules ({choices}); got {rule!r}")
-    # The perceptron and Balanced Winnow need the constant feature for the OR's threshold;
-    # classic Winnow has its own θ = n, as in the notes.
-    return Settings(algorithm=rule, bias=ALGORITHMS[rule].parameter("threshold") is None)
+    """The settings `rule` runs with in the lab (see the module docstring): the constant
+    feature where the notes use one (the perceptron and Balanced Winnow need it for the
+    OR's threshold; classic Winnow has its own θ = n)."""
+    if rule not in LEARNERS or not _races(rule):
+        choices = ", ".join(name for name in LEARNERS if _races(name))
+        raise ValueError(f"the lab races mistake-driven rules ({choices}); got {rule!r:.40}")
+    return Settings(algorithm=rule, bias=LEARNERS[rule].wants_bias)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,19 +244,12 @@ class RaceResult:
 
 
 def _bound(sim: Simulation, variables: tuple[int, ...] | None) -> tuple[float | None, str | None]:
-    """The bound on this run's mistakes (`Rule.bound` says which theorem applies)."""
+    """The bound on this run's mistakes for an OR of `variables` (the learner says which
+    applies: `Learner.disjunction_bound`)."""
     if variables is None:
         return None, None
-    r, n = len(variables), sim.dataset.dimension
-    kind = sim.rule.bound
-    if kind == "winnow-disjunction" and sim.mistake_bound() is not None:
-        # The engine confirms the notes' setting (α = 2, θ = n, w₀ = 1, + iff w·x ≥ θ).
-        return winnow_disjunction_bound(r, n), "2 + 3r(1 + log₂ n)"
-    if kind == "novikoff" and sim.features.bias and not np.any(sim.initial_weights):
-        X = sim.feature_matrix
-        radius_squared = float(np.max(np.einsum("ij,ij->i", X, X)))
-        return (4 * r + 1) * radius_squared, "(4r + 1)·R²"
-    return None, None
+    bound = sim.learner.disjunction_bound(len(variables), sim.theory())
+    return (None, None) if bound is None else (bound.value, bound.formula)
 
 
 def _trace_point(
@@ -362,8 +361,9 @@ def race(
         mistake_trials, weights = _run_one(sim, limit, until_converged, mask, should_stop, tick)
         bound, formula = _bound(sim, targets)
         exact_bound = None
-        if exact and sim.rule.bound == "novikoff" and not np.any(sim.initial_weights):
-            exact_bound = sim.margin_report().bound
+        own = sim.bound if exact else None  # γ* costs seconds in thousands of dimensions
+        if own is not None and own.proof and not own.general:
+            exact_bound = own.value
         results.append(
             RaceResult(
                 rule=setting.algorithm,

@@ -2,10 +2,16 @@
 
 A session file, NAME.lab.json, is JSON:
 
-    {"format": "linear-classifier-lab session", "version": 1,
-     "names": [...], "points": [[...], ...], "labels": [...],
-     "settings": {every field of Settings}, "trial": t,
-     "state": the rule's state after trial t (optional)}
+    {"format": "linear-classifier-lab session", "version": 2,
+     "names": [...], "points": [[...], ...], "labels": [...], "class_names": [...],
+     "settings": {"algorithm": ..., "parameters": {the learner's, by name}, "tie": ...,
+                  "bias": ..., "preprocessing": ..., "features": ..., "order": ...,
+                  "seed": ..., "initial_weights": ..., "tolerance": ...},
+     "trial": t, "state": the learner's weights after trial t (optional)}
+
+Version 1 (round 2) kept the parameters as settings of their own (learning_rate,
+promotion, threshold, mode); it still opens. Every setting is checked as the command line
+checks it: a parameter by its learner's declaration, a choice against the engine's.
 
 Floats are written as Python's repr, which reads back to the same bits, so the points and
 settings are exact. It is also a data file: `load_dataset` reads its points.
@@ -33,7 +39,8 @@ nothing in the file is executed (no pickle, no eval).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +57,11 @@ from simulator.engine.dataset import (
     read_text,
     short_repr,
 )
+from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS
 from simulator.engine.files import write_atomically
+from simulator.engine.learners import LEARNERS, TIES, parameter_of
 from simulator.engine.records import Settings
-from simulator.engine.simulation import MAX_SEED, Simulation
+from simulator.engine.simulation import MAX_SEED, ORDERS, Simulation
 
 __all__ = [
     "FORMAT",
@@ -68,16 +77,25 @@ __all__ = [
 ]
 
 FORMAT = "linear-classifier-lab session"
-VERSION = 1
-VERSIONS = (1,)
+VERSION = 2
+VERSIONS = (1, 2)
 """The session formats this version reads (a file of another is refused, not guessed at)."""
 MAX_REPLAY_TRIALS = 20_000_000
 """The furthest a restored session replays (the history holds this many trials in 64 MB)."""
 
-_OPTIONAL_NUMBER = ("learning_rate", "threshold")
-_NUMBER = ("promotion", "tolerance")
-_TEXT = ("algorithm", "mode", "preprocessing", "order")
-_OPTIONAL_TEXT = ("tie",)
+_FIELDS: dict[str, tuple[str, Callable[[], Iterable[str]] | None]] = {
+    "algorithm": ("text", lambda: LEARNERS),
+    "tie": ("optional text", lambda: TIES),
+    "bias": ("truth", None),
+    "preprocessing": ("text", lambda: PREPROCESSINGS),
+    "features": ("text", lambda: FEATURE_MAPS),
+    "order": ("text", lambda: ORDERS),
+    "seed": ("seed", None),
+    "initial_weights": ("weights", None),
+    "tolerance": ("number", None),
+}
+"""The settings besides the parameters: what each must be, and where its choices are."""
+VERSION_1_PARAMETERS = ("learning_rate", "promotion", "threshold", "mode")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +158,8 @@ def session_to_json(
         "names": list(dataset.names),
         "points": dataset.points,  # written in chunks (see `json_text`)
         "labels": dataset.labels,
-        "settings": asdict(settings),
+        "class_names": list(dataset.class_names),
+        "settings": settings_to_json(settings),
         "trial": int(trial),
     }
     if state is not None:
@@ -148,11 +167,22 @@ def session_to_json(
     return json_text(document) + "\n"
 
 
+def settings_to_json(settings: Settings) -> dict[str, Any]:
+    """The settings as a session writes them (format 2)."""
+    values = {f.name: getattr(settings, f.name) for f in fields(Settings)}
+    values["parameters"] = dict(settings.parameters)
+    if isinstance(values["initial_weights"], tuple):
+        values["initial_weights"] = list(values["initial_weights"])
+    return values
+
+
 def _check_settings(settings: Settings) -> None:
     """A ValueError naming the first setting a session file could not hold."""
-    for name in (*_NUMBER, *_OPTIONAL_NUMBER):
-        value = getattr(settings, name)
-        if value is not None and not _finite(value):
+    numbers = [("tolerance", settings.tolerance)] + [
+        (name, value) for name, value in settings.parameters.items() if not isinstance(value, str)
+    ]
+    for name, value in numbers:
+        if not _finite(value):
             raise ValueError(
                 f"settings.{name} is {short_repr(value)}; a session holds finite numbers only"
             )
@@ -230,7 +260,7 @@ def session_from_json(text: str, source: str = "<text>") -> Session:
             + ", ".join(map(str, VERSIONS))
         )
     dataset = dataset_from_json(document, source)
-    settings = settings_from_json(document.get("settings"), source)
+    settings = settings_from_json(document.get("settings"), source, version)
     trial = document.get("trial")
     if isinstance(trial, bool) or not isinstance(trial, int) or trial < 0:
         raise DataFileError(
@@ -244,39 +274,77 @@ def session_from_json(text: str, source: str = "<text>") -> Session:
     return Session(dataset=dataset, settings=settings, trial=trial, state=state)
 
 
-def settings_from_json(raw: object, source: str) -> Settings:
-    """`Settings` from their JSON object (as `asdict` wrote them): every field type-checked,
-    missing ones default, an unknown one refused, each problem a one-line `DataFileError`
-    naming `source` and the field. Whether the engine accepts the values (a known rule, η in
-    range) is `Simulation.from_settings`'s to say, on the data they are for."""
+def settings_from_json(raw: object, source: str, version: int = VERSION) -> Settings:
+    """`Settings` from their JSON object: every field checked as the command line checks
+    it (a parameter by its learner's declaration, a choice against the engine's), missing
+    ones default, an unknown one refused, each problem a one-line `DataFileError` naming
+    `source` and the field. Version 1 kept the parameters among the settings."""
     if not isinstance(raw, dict):
         raise DataFileError(f"{source}: 'settings' must be an object")
-    known = {f.name for f in fields(Settings)}
+    raw = dict(raw)
+    parameters = raw.pop("parameters", {})
+    if version == 1:
+        parameters = {k: raw.pop(k) for k in VERSION_1_PARAMETERS if k in raw}
+    if not isinstance(parameters, dict):
+        raise DataFileError(f"{source}: settings.parameters must be an object")
     values: dict[str, Any] = {}
     for name, value in raw.items():
-        where = f"{source}: settings.{name}"
-        if name not in known:
+        if name not in _FIELDS:
             raise DataFileError(f"{source}: unknown setting {short_repr(name)}")
-        if name in _TEXT and not isinstance(value, str):
-            raise DataFileError(f"{where} must be text; got {short_repr(value)}")
-        if name in _OPTIONAL_TEXT and not (value is None or isinstance(value, str)):
-            raise DataFileError(f"{where} must be text or null; got {short_repr(value)}")
-        if name in _NUMBER or (name in _OPTIONAL_NUMBER and value is not None):
+        values[name] = _setting(name, value, f"{source}: settings.{name}")
+    algorithm = values.get("algorithm", "perceptron")
+    checked: dict[str, Any] = {}
+    for name, value in parameters.items():
+        where = f"{source}: settings.{name}"
+        declared = parameter_of(algorithm, name)
+        if declared is None:
+            raise DataFileError(f"{source}: unknown setting {short_repr(name)}")
+        if value is None:
+            continue
+        if declared.numeric:
             value = json_number(value, where)
-        if name == "bias" and not isinstance(value, bool):
+        try:
+            checked[name] = declared.check(value)
+        except ValueError as exc:
+            raise DataFileError(f"{where}: {exc}") from None
+    return Settings(parameters=checked, **values)
+
+
+def _setting(name: str, value: object, where: str) -> Any:
+    """One setting (not a parameter), checked by its kind and its choices."""
+    kind, choices = _FIELDS[name]
+    if kind in ("text", "optional text"):
+        if value is None and kind == "optional text":
+            return None
+        if not isinstance(value, str):
+            nullable = " or null" if kind == "optional text" else ""
+            raise DataFileError(f"{where} must be text{nullable}; got {short_repr(value)}")
+        assert choices is not None
+        if value not in choices():
+            plain = where.split(": settings.")[0]
+            words = {"tie": "tie rule"}.get(name, name)
+            raise DataFileError(
+                f"{plain}: settings: unknown {words} {short_repr(value)}; "
+                f"choose one of {', '.join(choices())}"
+            )
+        return value
+    if kind == "truth":
+        if not isinstance(value, bool):
             raise DataFileError(f"{where} must be true or false; got {short_repr(value)}")
-        if name == "seed" and (
-            isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED
-        ):
+        return value
+    if kind == "seed":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
             raise DataFileError(
                 f"{where} must be a whole number 0 … {MAX_SEED}; got {short_repr(value)}"
             )
-        if name == "initial_weights" and not (value is None or isinstance(value, str)):
-            if not isinstance(value, list):
-                raise DataFileError(f"{where} must be null, a name or a list of numbers")
-            value = tuple(json_number(v, f"{where}[{i}]") for i, v in enumerate(value))
-        values[name] = value
-    return Settings(**values)
+        return value
+    if kind == "weights":
+        if value is None or isinstance(value, str):
+            return value
+        if not isinstance(value, list):
+            raise DataFileError(f"{where} must be null, a name or a list of numbers")
+        return tuple(json_number(v, f"{where}[{i}]") for i, v in enumerate(value))
+    return json_number(value, where)
 
 
 def _clip(message: str, limit: int = 300) -> str:

@@ -1,34 +1,44 @@
 """`Frame`: everything a view draws for one moment of a run, computed by the engine.
 
 The controller builds a frame after every change and hands the same immutable record to
-the plot, the side panel and the exporter; views only paint it. This module does not
-import Qt, so frames can be built and tested without a display.
+the plot, the side panel and the exporter; views only paint it. What is drawn is data
+(`drawables`, each with a role the view maps to a pen and a legend entry); the trial's
+arithmetic is one `explain()` (`presentation.explain`). This module does not import Qt,
+so frames can be built and tested without a display.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine import (
-    TIE_TEXT,
     AdalineReport,
+    Bound,
     Dataset,
     InputLine,
+    Learner,
     MarginReport,
-    Rule,
     Settings,
     Simulation,
     Snapshot,
 )
+from simulator.engine.drawables import Drawable, Line
 from simulator.engine.lab import disjunction_variables
+from simulator.presentation.explain import explain
+from simulator.presentation.format import (
+    OVERFLOWED,
+    format_bound,
+    format_number,
+    format_vector,
+)
 from simulator.presentation.trace import Trace, trace_of
 
 __all__ = [
+    "OVERFLOWED",
     "Frame",
     "build_frame",
     "explain_trial",
@@ -45,20 +55,14 @@ class Frame:
 
     dataset: Dataset
     settings: Settings
-    rule: Rule  # the run's rule (frozen): its title, parameters, formulas, bound
+    learner: Learner  # the run's learner (frozen): its title, parameters, formulas
     snapshot: Snapshot
-    report: MarginReport
-    mistake_bound: float | None  # the bound that applies to this rule; None: none does
-    bound_is_general: bool
-    boundary: InputLine | None
-    previous_boundary: InputLine | None
-    separator: InputLine | None
-    margin_lines: tuple[InputLine, InputLine] | None
+    report: MarginReport  # γ*, R, R²/γ*² in the learner's feature space
+    bound: Bound | None  # the mistake bound that applies to this run; None: none does
+    drawables: tuple[Drawable, ...]
     radius_curve: NDArray[np.float64] | None
-    # Least squares (w_LS, the stable η) for a rule whose class says `least_squares`, and
-    # w_LS as a line in the plane (None where it has no direction there).
+    # Least squares (w_LS, the stable η) for a learner that descends the squared error.
     least_squares: AdalineReport | None
-    least_squares_line: InputLine | None
     status: str
     boundary_note: str | None
     trace: Trace  # the road here: mistakes, the proof's A_k and B_k, losses (trace.py)
@@ -68,45 +72,57 @@ class Frame:
     # The trials (from 1) of the mistakes up to this moment, read-only (k against the trial).
     mistake_trials: NDArray[np.int64] | None = None
 
+    @property
+    def rule(self) -> Learner:
+        """The round-2 name of `learner`."""
+        return self.learner
 
-def format_number(value: float | None, digits: int = 6) -> str:
-    """A plain number a test can parse (at least 4 significant digits); ∞, or — if undefined."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if math.isinf(value):
-        return "∞" if value > 0 else "-∞"
-    if value == 0:
-        return "0"
-    return f"{value:.{digits}g}"
+    @property
+    def mistake_bound(self) -> float | None:
+        return None if self.bound is None else self.bound.value
 
+    @property
+    def bound_is_general(self) -> bool:
+        return self.bound is not None and self.bound.general
 
-OVERFLOWED = f"> {sys.float_info.max:.1e}".replace("e+", "e")  # "> 1.8e308"
+    def line(self, role: str) -> InputLine | None:
+        """The line drawn under `role`, if one is."""
+        return next(
+            (d.line for d in self.drawables if isinstance(d, Line) and d.role == role), None
+        )
 
+    @property
+    def boundary(self) -> InputLine | None:
+        return self.line("boundary")
 
-def format_bound(value: float | None, separable: bool, digits: int = 6) -> str:
-    """A mistake bound as text: `format_number`'s, except that on separable data an infinite
-    bound is one that overflowed (R/γ* beyond 1.3e154, R²/γ*² past the largest float): it is
-    finite, so it reads "> 1.8e308", not ∞ (which says the data have no bound)."""
-    if value is not None and value == math.inf and separable:
-        return OVERFLOWED
-    return format_number(value, digits)
+    @property
+    def previous_boundary(self) -> InputLine | None:
+        return self.line("previous")
 
+    @property
+    def separator(self) -> InputLine | None:
+        return self.line("separator")
 
-def format_vector(values: tuple[float, ...] | None, digits: int = 6) -> str:
-    if values is None:
-        return "—"
-    return ", ".join(format_number(v, digits) for v in values)
+    @property
+    def margin_lines(self) -> tuple[InputLine, InputLine] | None:
+        low, high = self.line("margin-low"), self.line("margin-high")
+        return None if low is None or high is None else (low, high)
+
+    @property
+    def least_squares_line(self) -> InputLine | None:
+        return self.line("least-squares")
 
 
 def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> str:
     """The one-line status of the side panel."""
     ds = sim.dataset
+    learner = sim.learner
     if len(ds) == 0:
         return "Empty data: place points (left click +1, right click −1)."
     if snapshot.diverged:
         return f"Diverged: {snapshot.divergence_reason}"
-    if snapshot.converged:
-        return f"Converged at trial {snapshot.converged_at}: a whole epoch without an update."
+    if snapshot.converged and snapshot.converged_at is not None:
+        return learner.explain_stop(snapshot.converged_at)
     if snapshot.cycle_period is not None:
         epochs = "epoch" if snapshot.cycle_period == 1 else f"{snapshot.cycle_period} epochs"
         return (
@@ -118,68 +134,84 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
         i, j = conflict
         return (
             f"Not linearly separable: points {i + 1} and {j + 1} sit at the same place with "
-            "opposite labels."
+            "different labels."
         )
     if not report.separable:
-        return "Not linearly separable: no line splits the classes, so k has no bound."
-    if ds.count(1) == 0 or ds.count(-1) == 0:
+        where = "" if sim.features.bias else " through the origin (bias is off)"
+        return f"Not linearly separable: no line{where} splits the classes, so k has no bound."
+    if sum(1 for c in ds.classes if ds.count(c)) < 2:
         return "One class only: any line with every point on its side will do."
     if snapshot.trials == 0:
         return "Ready: press Step (Space) or Run (Enter)."
     return f"Not converged yet: trial {snapshot.trials}, epoch {snapshot.epoch}."
 
 
+def _theory_drawables(sim: Simulation, report: MarginReport) -> list[Drawable]:
+    """The optimal separator u* and its margin band, and Adaline's w_LS line."""
+    features = sim.features
+    drawn: list[Drawable] = []
+    if report.separator is not None:
+        u = np.array(report.separator)
+        for role, level in (("separator", 0.0), ("margin-low", -report.gamma),
+                            ("margin-high", report.gamma)):  # fmt: skip
+            line = features.input_line(u, level)
+            if line is not None:
+                drawn.append(Line(role, line))
+    if sim.learner.least_squares and len(sim.dataset):
+        least = sim.adaline_report().least_squares
+        if least is not None:
+            line = features.input_line(np.array(least))
+            if line is not None:
+                drawn.append(Line("least-squares", line))
+    return drawn
+
+
+def _boundary_note(sim: Simulation) -> str | None:
+    if not len(sim.dataset) or any(d.role == "boundary" for d in _drawn(sim)):
+        return None
+    features = sim.features
+    if not features.is_linear_in_input and sim.threshold and features.map == "linear":
+        return "With unit-length features and θ ≠ 0 the boundary is not a straight line here."
+    w = sim.weights
+    if w.ndim == 1 and not np.any(w[1:] if features.bias else w):
+        return (
+            "w has no direction in the plane yet (its coordinate weights are 0): "
+            "every point gets the same score, so there is no boundary to draw."
+        )
+    return None
+
+
+def _drawn(sim: Simulation) -> tuple[Drawable, ...]:
+    return tuple(sim.learner.drawables(sim.learner_state, sim.features))
+
+
 def build_frame(sim: Simulation) -> Frame:
     """The frame for the simulation's current state."""
     snapshot = sim.snapshot()
     report = sim.margin_report()
-    features = sim.features
+    learner = sim.learner
+    drawables: list[Drawable] = list(_drawn(sim))
     trial = snapshot.last_trial
-    previous = None
     if trial is not None and trial.updated:
-        previous = features.input_line(np.array(trial.weights_before), sim.threshold)
-    separator = margin_lines = None
-    if report.separator is not None:
-        u = np.array(report.separator)
-        separator = features.input_line(u)
-        low, high = features.input_line(u, -report.gamma), features.input_line(u, report.gamma)
-        if low is not None and high is not None:
-            margin_lines = (low, high)
-    boundary = sim.boundary()
-    note = None
-    if boundary is None and len(sim.dataset):
-        if not features.is_linear_in_input and sim.threshold:
-            note = "With unit-length features and θ ≠ 0 the boundary is not a straight line here."
-        elif not np.any(sim.weights[1:] if features.bias else sim.weights):
-            note = (
-                "w has no direction in the plane yet (its coordinate weights are 0): "
-                "every point gets the same score, so there is no boundary to draw."
-            )
+        before = sim.trial_state_before()
+        if before is not None:
+            drawables += learner.drawables(before, sim.features, role="previous")[:1]
+    drawables += _theory_drawables(sim, report)
     radius_curve = (
-        features.input_radius_curve(report.radius) if math.isfinite(report.radius) else None
+        sim.features.input_radius_curve(report.radius) if math.isfinite(report.radius) else None
     )
-    least_squares = sim.adaline_report() if sim.rule.least_squares else None
-    least_squares_line = None
-    if least_squares is not None and least_squares.least_squares is not None:
-        least_squares_line = features.input_line(np.array(least_squares.least_squares))
-    settings = sim.settings
     return Frame(
         dataset=sim.dataset,
-        settings=settings,
-        rule=sim.rule,
+        settings=sim.settings,
+        learner=learner,
         snapshot=snapshot,
         report=report,
-        mistake_bound=sim.mistake_bound(),
-        bound_is_general=sim.bound_is_general,
-        boundary=boundary,
-        previous_boundary=previous,
-        separator=separator,
-        margin_lines=margin_lines,
+        bound=sim.bound,
+        drawables=tuple(drawables),
         radius_curve=radius_curve,
-        least_squares=least_squares,
-        least_squares_line=least_squares_line,
+        least_squares=sim.adaline_report() if learner.least_squares else None,
         status=status_text(sim, snapshot, report),
-        boundary_note=note,
+        boundary_note=_boundary_note(sim),
         trace=trace_of(sim),
         relevant=disjunction_variables(sim.dataset) if sim.dataset.dimension != 2 else None,
         mistake_trials=sim.mistake_trials()[: snapshot.mistakes],
@@ -187,44 +219,5 @@ def build_frame(sim: Simulation) -> Frame:
 
 
 def explain_trial(frame: Frame) -> str:
-    """The arithmetic of the latest trial in words, as the course notes write it (HTML).
-
-    The rule writes its own score and update (`Rule.explain_score`, `Rule.explain_update`).
-    """
-    trial = frame.snapshot.last_trial
-    if trial is None:
-        return "No trial yet. Step (Space) shows one point to the learner and its update."
-    rule = frame.rule
-
-    def number(value: float) -> str:
-        return format_number(value, 4)
-
-    x, w0, w1 = (format_vector(v, 4) for v in (trial.x, trial.weights_before, trial.weights_after))
-    if trial.score == 0.0:  # an exact tie (the engine records it as exactly 0)
-        tie = frame.settings.tie or rule.tie
-        verdict = f"a tie, {TIE_TEXT[tie]}"
-    else:
-        verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided"}[trial.prediction]
-    outcome = "<b>mistake</b>" if trial.mistake else "correct"
-    head = (
-        f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index + 1}, "
-        f"x = ({x}), y = {'+1' if trial.y > 0 else '−1'}."
-    )
-    lines = [head, f"{rule.explain_score(trial.score, number)}: {verdict}, {outcome}."]
-    snapshot = frame.snapshot
-    stopped = snapshot.diverged_at is not None and trial.number >= snapshot.diverged_at
-    if trial.updated:
-        lines.append(rule.explain_update(x, trial.y, trial.score, w0, w1, number))
-    elif stopped:
-        # The rule's update was refused (or no longer made): never print it as applied.
-        when = (
-            "here" if trial.number == snapshot.diverged_at else f"at trial {snapshot.diverged_at}"
-        )
-        lines.append(f"No update: the run stopped updating {when} (the status says why). w stays.")
-    elif rule.explain_no_update() is not None:
-        lines.append(rule.explain_no_update() or "")
-    elif not trial.mistake:
-        lines.append("No update: w stays.")
-    else:
-        lines.append("x = 0 here, so the update changes nothing.")
-    return "<br>".join(lines)
+    """The arithmetic of the latest trial in words, as the course notes write it (HTML)."""
+    return explain(frame).html()

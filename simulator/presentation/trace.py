@@ -9,7 +9,7 @@ change under their holder, so a view may keep them and compare lengths to draw o
 is new; `key` changes when an earlier part changed (a new run, or the recorded future
 replaced after points were edited at a rewound trial), and then a view redraws.
 
-The proof (Block–Novikoff, for rules whose bound it is, `Rule.novikoff_bound`, on
+The proof (Block–Novikoff, for learners whose bound it is, `Bound.proof`, on
 separable data), in feature space with the optimal unit separator u*, its margin γ* and
 R = maxᵢ ‖xᵢ‖. A mistake on (x, y) has y w·x <= 0 (whatever the tie rule: a tie that
 counts as a mistake has w·x = 0) and updates w ← w + η y x. So after the k-th mistake, from w₀:
@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 
 from simulator.engine import Simulation, Trial
 from simulator.engine.history import Buffer
-from simulator.engine.rules import squared_error
+from simulator.engine.learners.exact import squared_error
 
 __all__ = [
     "WEIGHTS_BUDGET",
@@ -282,11 +282,12 @@ class _Tracer:
     def _proof(self, sim: Simulation) -> Proof:
         """The proof's constants for this run, or why it does not apply (arrays empty)."""
         empty = _frozen(np.zeros(0))
-        rule = sim.rule
-        if not rule.novikoff_bound:
+        learner = sim.learner
+        own = sim.bound
+        if own is None or not own.proof:
             return Proof(
                 f"The squeeze A_k ≥ k ≥ B_k is the perceptron's convergence proof "
-                f"(Block–Novikoff); {rule.title} makes no such promise.",
+                f"(Block–Novikoff); {learner.title} makes no such promise.",
                 empty,
                 empty,
             )
@@ -302,8 +303,8 @@ class _Tracer:
             )
         w0 = sim.initial_weights
         u = np.asarray(report.separator, dtype=np.float64)
-        eta = float(rule.value("learning_rate")) if rule.parameter("learning_rate") else 1.0
-        bound = sim.mistake_bound()
+        eta = own.rate
+        bound = own.value
         return Proof(
             None,
             empty,
@@ -314,7 +315,7 @@ class _Tracer:
             radius=float(report.radius),
             start_along=float(np.dot(w0, u)),
             start_norm2=float(np.dot(w0, w0)),
-            bound=math.inf if bound is None else float(bound),
+            bound=float(bound),
         )
 
     def _squeeze(self, sim: Simulation, proof: Proof, shown: int, truncated: bool) -> Proof:

@@ -621,8 +621,8 @@ class MistakesChart(Chart):
         bound = frame.mistake_bound
         finite = bound is not None and math.isfinite(bound)
         self.bound_line.setVisible(finite)
-        rule, general = frame.rule, frame.bound_is_general
-        what = "bound" if general or not rule.bound_formula else rule.bound_formula
+        learner, general, own = frame.learner, frame.bound_is_general, frame.bound
+        what = "bound" if general or own is None else own.formula
         if bound is not None and finite:
             self.bound_line.setValue(bound)
             self.bound_line.label.setFormat(f"{what} = {format_number(bound, 4)}")
@@ -633,11 +633,11 @@ class MistakesChart(Chart):
         # No numbers that change every trial here: k and t are on the panel, and a caption
         # laid out again every frame would cost more than the chart.
         head = "k goes up by one at each mistake."
-        title = html.escape(rule.title)
+        title = html.escape(learner.title)
         if general:
             whose = f"{title}'s mistake bound from this w₀ ≠ 0"
-        elif rule.bound_formula:
-            whose = f"{title}'s mistake bound {html.escape(rule.bound_formula)}"
+        elif own is not None:
+            whose = f"{title}'s mistake bound {html.escape(own.formula)} ({html.escape(own.owner)})"
         else:
             whose = f"{title}'s mistake bound on these data"
         separable = frame.report.separable
@@ -1082,7 +1082,7 @@ class ChartPanel(QWidget):
 
     def second(self, frame: Frame) -> Chart:
         """The chart under the mistakes chart for this frame."""
-        proof = frame.rule.novikoff_bound and frame.report.separable
+        proof = frame.bound is not None and frame.bound.proof and frame.report.separable
         return self.proof if proof else self.loss
 
     def show_frame(self, frame: Frame) -> None:

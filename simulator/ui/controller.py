@@ -43,7 +43,8 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from simulator.engine import ALGORITHMS, Dataset, Settings, Simulation
+from simulator.engine import Dataset, Settings, Simulation
+from simulator.engine.learners import parameter_of
 from simulator.engine.simulation import MAX_SEED
 from simulator.presentation.frame import Frame, build_frame
 from simulator.ui.safety import report_exception
@@ -55,31 +56,27 @@ FRAME_INTERVAL_MS = 16
 NEXT_MISTAKE_EPOCHS = 1000  # give up looking for a mistake after this many epochs
 
 
-def _number_name(name: str) -> str:
-    """'the learning rate η' for a rule's parameter; the field's own name otherwise."""
-    for rule in ALGORITHMS.values():
-        parameter = rule.parameter(name)
-        if parameter is not None:
-            return f"the {parameter.title} {parameter.symbol}"
-    return f"the {name.replace('_', ' ')}"
-
-
 def settings_problem(settings: Settings) -> str | None:
     """Why `settings` must not reach the engine, or None if they may.
 
-    Every number must be finite (a NaN α would pass a perceptron run unnoticed and fail the
-    switch to Winnow, or the session file), the seed a whole number within 0 … MAX_SEED
-    (the seed box's range), a custom w₀ finite numbers. The ranges of the rule's own
-    parameters and w₀'s length are the engine's to check.
+    Every parameter is checked by its declaration (a NaN α would pass a perceptron run
+    unnoticed and fail the switch to Winnow, or the session file), the tolerance a finite
+    number, the seed a whole number within 0 … MAX_SEED (the seed box's range), a custom
+    w₀ finite numbers. w₀'s length is the engine's to check.
     """
-    for name in ("learning_rate", "promotion", "threshold", "tolerance"):
-        value = getattr(settings, name)
-        if value is None and name in ("learning_rate", "threshold"):
-            continue  # the rule's default
-        if isinstance(value, bool) or not isinstance(value, Real):
-            return f"{_number_name(name)} must be a number; got {value!r}"
-        if not math.isfinite(value):
-            return f"{_number_name(name)} must be a finite number; got {value!r}"
+    for name, value in settings.parameters.items():
+        parameter = parameter_of(settings.algorithm, name)
+        if parameter is None:
+            return f"no learner has a parameter {name!r:.40}"
+        try:
+            parameter.check(value)
+        except ValueError as exc:
+            return str(exc)
+    tolerance = settings.tolerance
+    if isinstance(tolerance, bool) or not isinstance(tolerance, Real):
+        return f"the tolerance must be a number; got {tolerance!r:.40}"
+    if not math.isfinite(tolerance):
+        return f"the tolerance must be a finite number; got {tolerance!r:.40}"
     seed = settings.seed
     if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= seed <= MAX_SEED:
         return f"the seed must be a whole number from 0 to {MAX_SEED}; got {seed!r}"

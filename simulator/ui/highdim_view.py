@@ -28,6 +28,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from simulator.engine import Dataset
+from simulator.presentation.explain import explain
 from simulator.presentation.frame import Frame, format_number
 from simulator.ui import style
 from simulator.ui.lab_charts import count_text, staircase
@@ -186,7 +187,7 @@ class HighDimView(QWidget):
             self.note.setText(self._note_text(frame, self._presentation))
         self._paint_bars(frame)
         self._paint_mistakes(frame)
-        self.explanation.setText(explain_briefly(frame))
+        self.explanation.setText(explain(frame).html())
 
     @staticmethod
     def _note_text(frame: Frame, short: bool = False) -> str:
@@ -316,33 +317,3 @@ def _power_ticks(bottom: float, top: float) -> list[list[tuple[float, str]]]:
     for e in range(low - low % step, high + 1, step):
         ticks.append((float(e), format_number(2.0**e) if -6 <= e <= 16 else f"2^{e}"))
     return [ticks]
-
-
-def explain_briefly(frame: Frame) -> str:
-    """The latest trial in one or two lines: which example, the score, what changed."""
-    trial = frame.snapshot.last_trial
-    if trial is None:
-        return "No trial yet. Step (Space) shows one example to the learner."
-    rule = frame.rule
-
-    def number(value: float) -> str:
-        return format_number(value, 4)
-
-    verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided (s = 0)"}[trial.prediction]
-    outcome = "<b>mistake</b>" if trial.mistake else "correct"
-    active = sum(1 for v in trial.point if v != 0)
-    head = (
-        f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index}, "
-        f"y = {'+1' if trial.y > 0 else '−1'}, {active} of {len(trial.point)} coordinates "
-        "non-zero."
-    )
-    changed = sum(
-        1 for a, b in zip(trial.weights_after, trial.weights_before, strict=True) if a != b
-    )
-    if changed:
-        update = f"{rule.update_formula}: {changed} weight{'s' if changed != 1 else ''} changed."
-    elif trial.mistake:
-        update = "No weight changed."
-    else:
-        update = "No update: w stays."
-    return f"{head}<br>{rule.explain_score(trial.score, number)}: {verdict}, {outcome}. {update}"

@@ -54,13 +54,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simulator.engine import ALGORITHMS, TIE_TEXT, TIES, Parameter, Settings
+from simulator.engine import LEARNERS, TIE_TEXT, TIES, Parameter, Settings
 from simulator.engine.dataset import short_repr
-from simulator.engine.records import DEFAULTS
+from simulator.engine.learners import all_parameters
 from simulator.engine.simulation import MAX_SEED
+from simulator.presentation.explain import explain
 from simulator.presentation.frame import (
     Frame,
-    explain_trial,
     format_bound,
     format_number,
     format_vector,
@@ -289,13 +289,12 @@ class _EnterApplies(QObject):
         return False
 
 
-def _parameters() -> dict[str, Parameter]:
-    """Every parameter name of the registered rules, each with its first Parameter."""
-    found: dict[str, Parameter] = {}
-    for rule in ALGORITHMS.values():
-        for parameter in rule.parameters:
-            found.setdefault(parameter.name, parameter)
-    return found
+def _derived_somewhere(name: str) -> bool:
+    """Whether some learner derives parameter `name` from the data (its box may be left
+    empty: "auto")."""
+    return any(
+        p.name == name and p.default is None for cls in LEARNERS.values() for p in cls.parameters
+    )
 
 
 def _is_number(text: str) -> bool:
@@ -325,13 +324,13 @@ class ControlPanel(QWidget):
         self.learner_box = learner
         form = QFormLayout(learner)
         self.algorithm = QComboBox(objectName="algorithmCombo")
-        for name, rule in ALGORITHMS.items():
+        for name, rule in LEARNERS.items():
             self.algorithm.addItem(rule.title, name)
         form.addRow("Rule", self.algorithm)
         # One box per parameter name the rules have; each rule sets its range and help.
         self.boxes: dict[str, ParameterSpin | QComboBox] = {}
         self.parameter_labels: dict[str, QLabel] = {}
-        for name, parameter in _parameters().items():
+        for name, parameter in all_parameters().items():
             box: ParameterSpin | QComboBox
             if parameter.choices:
                 box = QComboBox(objectName=f"{_camel(name)}Combo")
@@ -340,7 +339,7 @@ class ControlPanel(QWidget):
                 box.setToolTip(parameter.help)
                 label = QLabel(parameter.title.capitalize())
             else:
-                box = ParameterSpin(parameter, optional=getattr(DEFAULTS, name, 0) is None)
+                box = ParameterSpin(parameter, optional=_derived_somewhere(name))
                 label = QLabel(parameter.symbol)
             self.boxes[name] = box
             self.parameter_labels[name] = label
@@ -495,7 +494,7 @@ class ControlPanel(QWidget):
             self.initial_edit,
         )
         blockers = [QSignalBlocker(w) for w in widgets]
-        rule = ALGORITHMS[settings.algorithm]
+        rule = LEARNERS[settings.algorithm]
         self.algorithm.setCurrentIndex(self.algorithm.findData(settings.algorithm))
         for name, box in self.boxes.items():
             parameter = rule.parameter(name)
@@ -905,11 +904,12 @@ class TheoryPanel(QWidget):
                 else f"No mistake bound applies to {frame.rule.title} here."
             )
             return
-        assert bound is not None
-        name = frame.rule.bound_formula or "the bound"
-        if frame.bound_is_general:
-            name = "the bound from w₀"
-        self.gauge.setToolTip(f"k against {name}, the mistake bound of {frame.rule.title}")
+        assert bound is not None and frame.bound is not None
+        name = "the bound from w₀" if frame.bound_is_general else frame.bound.formula
+        self.gauge.setToolTip(
+            f"k against {name}, {frame.bound.owner} mistake bound for {frame.learner.title} "
+            f"({frame.bound.why})"
+        )
         if math.isfinite(bound) and bound > 0:
             self.mistakes_bar.setEnabled(True)
             self.mistakes_bar.setValue(round(1000 * min(1.0, s.mistakes / bound)))
@@ -960,7 +960,7 @@ class TrialExplanation(QLabel):
         if key != self._key:
             self._key = key
             self._needed = self._longest = 0
-        self.setText(explain_trial(frame))
+        self.setText(explain(frame).html())
         self._fit()
 
     def resizeEvent(self, event) -> None:

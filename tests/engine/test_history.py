@@ -3,6 +3,7 @@ that must equal an independent run of the same settings."""
 
 import gc
 import tracemalloc
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -285,14 +286,24 @@ def test_buffer_grows_by_a_quarter_and_truncation_copies():
     assert view[10] == 10 and buffer.view.tolist() == [*range(10), -1, -2]
 
 
+@dataclass
+class _Record:
+    trials: int
+    value: float
+    nbytes: int = 100
+
+
 def test_checkpoints_are_found_at_or_before_a_trial_and_forgotten_with_the_future():
-    history = History(int_width=2, float_width=1)
+    history = History()
     for t in (0, 5, 9):
-        history.add_checkpoint(np.array([t, t * 10]), np.array([t / 2]))
+        history.add_checkpoint(_Record(t, t / 2))
+    history.add_checkpoint(_Record(9, -1.0))  # one per trial: the first stays
     history.length = 12
-    assert history.checkpoint_at_or_before(8)[0].tolist() == [5, 50]
-    assert history.checkpoint_at_or_before(9)[1].tolist() == [4.5]
+    assert history.checkpoint_at_or_before(8) == _Record(5, 2.5)
+    assert history.checkpoint_at_or_before(9).value == 4.5
+    held = history.nbytes()
     history.truncate(7)
-    assert history.checkpoint_at_or_before(100)[0].tolist() == [5, 50]
+    assert history.checkpoint_at_or_before(100) == _Record(5, 2.5)
+    assert held - history.nbytes() >= 100  # the forgotten checkpoint's bytes
     with pytest.raises(IndexError):
         history.checkpoint_at_or_before(-1)

@@ -5,21 +5,21 @@ import numpy as np
 import pytest
 
 from simulator.engine import Dataset, Simulation, load_preset
-from simulator.engine.simulation import Simulation as SimulationClass
+from simulator.engine.runner import Runner
 
 
 @pytest.fixture
 def scored(monkeypatch):
     """A list that gets how many trials each call of the run code scored (replay included)."""
     counts: list[int] = []
-    advance = SimulationClass._advance
+    advance = Runner.advance
 
     def counting(self, live, segment, limit, leg):
         ran = advance(self, live, segment, limit, leg)
         counts.append(ran)
         return ran
 
-    monkeypatch.setattr(SimulationClass, "_advance", counting)
+    monkeypatch.setattr(Runner, "advance", counting)
     return counts
 
 

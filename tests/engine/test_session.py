@@ -5,7 +5,7 @@ import json
 import math
 import os
 import re
-from dataclasses import asdict, replace
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -21,6 +21,7 @@ from simulator.engine.session import (
     session_from_json,
     session_to_json,
     settings_from_json,
+    settings_to_json,
 )
 
 
@@ -111,10 +112,8 @@ def test_every_setting_is_saved():
     saved = json.loads(text)["settings"]
     assert set(saved) == {
         "algorithm",
-        "learning_rate",
-        "promotion",
-        "threshold",
-        "mode",
+        "parameters",
+        "features",
         "tie",
         "bias",
         "preprocessing",
@@ -176,8 +175,8 @@ def test_saves_are_atomic(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.lab.json"]
 
 
-def test_settings_from_json_reads_what_asdict_wrote_and_names_the_source():
-    """The parser the window's preferences reuse: JSON text of `asdict(settings)` back."""
+def test_settings_from_json_reads_what_settings_to_json_wrote_and_names_the_source():
+    """The parser the window's preferences reuse: JSON text of the settings back."""
     settings = Settings(
         algorithm="adaline",
         learning_rate=0.125,
@@ -189,7 +188,8 @@ def test_settings_from_json_reads_what_asdict_wrote_and_names_the_source():
         initial_weights=(0.5, -1.0, 1e-300),
         tolerance=1e-3,
     )
-    assert settings_from_json(json.loads(json.dumps(asdict(settings))), "prefs") == settings
+    text = json.dumps(settings_to_json(settings))
+    assert settings_from_json(json.loads(text), "prefs") == settings
     assert settings_from_json({}, "prefs") == Settings()
     with pytest.raises(DataFileError, match=r"^prefs: settings\.seed must be a whole number"):
         settings_from_json({"seed": "7"}, "prefs")
@@ -210,7 +210,8 @@ def test_session_text_written_in_chunks_is_jsons_bit_for_bit(monkeypatch, n):
         "names": list(ds.names),
         "points": ds.points.tolist(),
         "labels": ds.labels.tolist(),
-        "settings": asdict(settings),
+        "class_names": list(ds.class_names),
+        "settings": settings_to_json(settings),
         "trial": 7,
         "state": [1.0, 2.0, 0.25],
     }
@@ -226,7 +227,7 @@ def _valid():
     [
         (lambda d: d.pop("format"), "not a session file"),
         (lambda d: d.update(format="something else"), "not a session file"),
-        (lambda d: d.update(version=2), "newer version \\(session format 2\\)"),
+        (lambda d: d.update(version=3), "newer version \\(session format 3\\)"),
         (lambda d: d.update(version="1"), "'version' must be a whole number"),
         (lambda d: d.pop("points"), "expected an object with 'points' and 'labels'"),
         (lambda d: d.update(labels=[1, 1, 1]), "4 points but 3 labels"),
@@ -236,10 +237,23 @@ def _valid():
         (lambda d: d["settings"].update(algorithm=3), "settings.algorithm must be text"),
         (lambda d: d["settings"].update(algorithm="svm"), "settings: unknown algorithm 'svm'"),
         (
-            lambda d: d["settings"].update(learning_rate="fast"),
+            lambda d: d["settings"]["parameters"].update(learning_rate="fast"),
             "settings.learning_rate \\('fast'\\) is not a number",
         ),
-        (lambda d: d["settings"].update(learning_rate=-1), "settings: "),
+        (
+            lambda d: d["settings"]["parameters"].update(learning_rate=-1),
+            "settings.learning_rate: the learning rate η must be a finite number",
+        ),
+        (
+            lambda d: d["settings"]["parameters"].update(mode="nope"),
+            "settings.mode: unknown mode 'nope'; use online or batch",
+        ),
+        (
+            lambda d: d["settings"]["parameters"].update(nudge=1),
+            "unknown setting 'nudge'",
+        ),
+        (lambda d: d["settings"].update(parameters=[1]), "settings.parameters must be an object"),
+        (lambda d: d["settings"].update(features="bent"), "settings: unknown features 'bent'"),
         (lambda d: d["settings"].update(bias=1), "settings.bias must be true or false"),
         (lambda d: d["settings"].update(seed=1.5), "settings.seed must be a whole number"),
         (lambda d: d["settings"].update(seed=-1), "settings.seed must be a whole number 0 …"),
@@ -248,8 +262,14 @@ def _valid():
             "settings.seed must be a whole number 0 … 2147483647; got 2147483648$",
         ),
         (lambda d: d["settings"].update(seed=10**300), "got 1" + "0" * 39 + "…$"),
-        (lambda d: d["settings"].update(threshold=-1e999), "-Infinity is not a finite number"),
-        (lambda d: d.update(version=0), "session format 0 does not exist; this one reads format 1"),
+        (
+            lambda d: d["settings"]["parameters"].update(threshold=-1e999),
+            "-Infinity is not a finite number",
+        ),
+        (
+            lambda d: d.update(version=0),
+            "session format 0 does not exist; this one reads format 1, 2",
+        ),
         (lambda d: d.update(version=-1), "session format -1 does not exist"),
         (lambda d: d["settings"].update(algorithm="x" * 100_000), "settings: unknown algorithm"),
         (lambda d: d["settings"].update(tie=False), "settings.tie must be text or null"),
@@ -304,6 +324,22 @@ def test_a_session_with_missing_settings_takes_the_defaults():
     session = session_from_json(json.dumps(document), "old.lab.json")
     assert session.settings == replace(Settings(), algorithm="winnow")
     assert session.state is None and session.verify(session.simulation()) is None
+
+
+def test_a_round_two_session_still_opens():
+    """Format 1 kept the learner's parameters among the settings."""
+    document = _valid()
+    document["version"] = 1
+    document["settings"] = {
+        "algorithm": "adaline", "learning_rate": 0.25, "promotion": 2.0, "threshold": None,
+        "mode": "batch", "tie": None, "bias": True, "preprocessing": "none", "order": "cyclic",
+        "seed": 0, "initial_weights": None, "tolerance": 1e-6,
+    }  # fmt: skip
+    del document["class_names"], document["state"]
+    session = session_from_json(json.dumps(document), "old.lab.json")
+    assert session.settings == Settings("adaline", learning_rate=0.25, mode="batch", promotion=2.0)
+    simulation = session.simulation()
+    assert simulation.learner.value("learning_rate") == 0.25 and simulation.trials == 4
 
 
 def test_the_trial_must_be_a_whole_number_when_saving():

@@ -1,12 +1,12 @@
 """A mistake bound past the largest float is finite: it reads "> 1.8e308" (panel, gauge,
 charts and the export header), not ∞, which says the data have no bound. And the views
-ask the rule class what applies (`novikoff_bound`, `bound_formula`, `value`), never its
-name."""
+ask the learner what applies (its `bound`, an object with formula, owner and the proof's
+η), never its name."""
 
 import ast
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -16,7 +16,8 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
 
 from simulator.engine import ALGORITHMS, Dataset, Settings, Simulation, load_preset, register
-from simulator.engine.rules import LEARNING_RATE, Parameter, Rule
+from simulator.engine.learners import Parameter, Perceptron
+from simulator.engine.learners.perceptron import LEARNING_RATE, novikoff_bound
 from simulator.export.render import _header
 from simulator.presentation.frame import build_frame, format_bound
 from simulator.ui import MainWindow
@@ -79,28 +80,34 @@ def test_the_export_header_writes_the_same_text(huge):
 # -- the views ask the rule class -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Stepped(Rule):
-    """The perceptron with η kept as `step`: only `value("learning_rate")` tells it."""
+class Stepped(Perceptron):
+    """The perceptron with η kept as `step`: only its bound tells the proof what η is."""
 
-    step: float = 1.0
     name: ClassVar[str] = "stepped"
     title: ClassVar[str] = "Stepped perceptron"
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE,)
-    bound: ClassVar[str | None] = "novikoff"
-    bound_formula: ClassVar[str | None] = "R²/γ*² (stepped)"
-    update_formula: ClassVar[str] = "w ← w + η y x"
+    mode: ClassVar[str] = "online"
 
     @classmethod
     def build(cls, n_features, *, features=None, **parameters):
         rate = parameters.get("learning_rate")
-        return cls(step=float(1.0 if rate is None else rate))
+        learner = cls()
+        object.__setattr__(learner, "step", float(1.0 if rate is None else rate))
+        return learner
 
     def value(self, name):
         return self.step if name == "learning_rate" else super().value(name)
 
-    def update(self, state, x, y, score):
-        return state + (self.step * y) * x
+    def learn(self, state, step):
+        w = state.w + (self.step * step.y) * step.x
+        return state.but(w=w, error=state.error * 0.0, shadow=None)
+
+    def exact_signed(self, state, digits, y):
+        return None
+
+    def bound(self, theory):
+        own = novikoff_bound(self, theory, self.step)
+        return replace(own, formula="R²/γ*² (stepped)")
 
     def describe(self) -> str:
         return f"η = {self.step:g}"
@@ -136,7 +143,7 @@ def test_a_new_novikoff_rule_gets_the_proof_with_its_own_eta(stepped, qtbot):
     label = win.time.mistakes_chart.bound_line.label.format
     assert label.startswith("R²/γ*² (stepped) = ")  # the rule's own formula
     caption = plain(win.time.mistakes_chart.caption)
-    assert "Stepped perceptron's mistake bound R²/γ*² (stepped)" in caption
+    assert "Stepped perceptron's mistake bound R²/γ*² (stepped) (Novikoff's)" in caption
     c.undo_stack.setClean()
 
 

@@ -59,7 +59,7 @@ def test_a_20_coordinate_csv_opens_and_steps(qtbot, window, tmp_path, dialogs):
     assert [x[i] for i in range(1, len(k)) if k[i] > k[i - 1]] == [
         t.number for t in trials if t.mistake
     ]
-    assert f"Trial 4 (epoch 1): point #{trials[-1].index}" in window.high_dim.explanation.text()
+    assert f"Trial 4 (epoch 1): point #{trials[-1].index + 1}" in window.high_dim.explanation.text()
     # The theory panel gives γ*, R and the bound in feature space, as for 2-D data.
     report = reference.margin_report()
     assert float(window.theory.gamma.text()) == pytest.approx(report.gamma, rel=1e-5)

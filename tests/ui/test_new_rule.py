@@ -1,7 +1,6 @@
 """Adding a learner is one class and one registration: it then appears in the engine, the
 command line and the window without touching them."""
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -9,14 +8,12 @@ import pytest
 
 from simulator.cli import build_parser, parse
 from simulator.engine import ALGORITHMS, Dataset, Parameter, Simulation, register
-from simulator.engine.rules import Rule
+from simulator.engine.learners import Perceptron
 
 
-@dataclass(frozen=True)
-class HalfStep(Rule):
-    """A toy rule: the perceptron with half its step, w <- w + (η/2) y x."""
+class HalfStep(Perceptron):
+    """A toy learner: the perceptron with half its step, w <- w + (η/2) y x."""
 
-    learning_rate: float = 1.0
     name: ClassVar[str] = "half-step"
     title: ClassVar[str] = "Half-step perceptron"
     parameters: ClassVar[tuple[Parameter, ...]] = (
@@ -26,11 +23,12 @@ class HalfStep(Rule):
     )
     update_formula: ClassVar[str] = "w ← w + (η/2) y x"
 
-    def update(self, state, x, y, score):
-        return state + (0.5 * self.learning_rate * y) * x
+    def learn(self, state, step):
+        w = state.w + (0.5 * self.learning_rate * step.y) * step.x
+        return state.but(w=w, error=state.error * 0.0, shadow=None)
 
-    def describe(self) -> str:
-        return f"η = {self.learning_rate:g}"
+    def exact_signed(self, state, digits, y):
+        return None  # its shadow is not kept
 
 
 @pytest.fixture

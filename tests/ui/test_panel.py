@@ -55,7 +55,7 @@ def test_side_panel_numbers_equal_the_engine(window, preset, settings, trials):
     for label, value in (
         (panel.gamma, report.gamma),
         (panel.radius, report.radius),
-        (panel.bound, engine.mistake_bound() if engine.rule.bound == "novikoff" else report.bound),
+        (panel.bound, engine.mistake_bound() if engine.bound_is_general else report.bound),
         (panel.margin, engine.current_margin()),
     ):
         shown = number(label)
@@ -88,14 +88,14 @@ def test_duplicate_points_with_opposite_labels_are_named(window):
 def test_bound_row_is_the_datas_and_the_gauge_names_the_rules_own_bound(window):
     window.controller.set_dataset(load_preset("or"))
     assert window.theory.bound_label.text() == "Bound R²/γ*²"
-    assert "R²/γ*², the mistake bound of Perceptron" in window.theory.gauge.toolTip()
+    assert "R²/γ*², Novikoff's mistake bound for Perceptron" in window.theory.gauge.toolTip()
     window.controller.update_settings(algorithm="balanced-winnow")
     assert window.theory.bound_label.text() == "Bound R²/γ*²"  # a number of the data
     assert float(window.theory.bound.text()) == pytest.approx(27.0)
     assert window.theory.gauge_note.text() == "No mistake bound applies to Balanced Winnow here."
     window.controller.set_dataset(load_preset("disjunction"))  # boolean, an OR: Winnow's own
     window.controller.update_settings(algorithm="winnow")
-    assert "2 + 3r(1 + log₂ n), the mistake bound of Winnow" in window.theory.gauge.toolTip()
+    assert "2 + 3r(1 + log₂ n), Winnow's mistake bound for Winnow" in window.theory.gauge.toolTip()
 
 
 def test_mistake_gauge_shows_k_against_the_bound(window):
@@ -134,14 +134,12 @@ def test_the_gauge_shows_only_where_a_mistake_bound_applies(window):
 def test_the_rate_spin_shows_the_rate_the_rule_uses(qtbot):
     """A rule that derives η (Settings.learning_rate None) shows the η it uses, not a
     default written in the window."""
-    from dataclasses import dataclass
     from typing import ClassVar
 
     from simulator.engine import ALGORITHMS, Parameter, register
-    from simulator.engine.rules import Perceptron
+    from simulator.engine.learners import Perceptron
     from simulator.ui import MainWindow
 
-    @dataclass(frozen=True)
     class Derived(Perceptron):
         name: ClassVar[str] = "derived-rate"
         title: ClassVar[str] = "Derived-rate perceptron"
@@ -161,6 +159,13 @@ def test_the_rate_spin_shows_the_rate_the_rule_uses(qtbot):
         def build(cls, n_features, **parameters):
             rate = parameters.get("learning_rate")
             return cls(learning_rate=0.0125 * n_features if rate is None else float(rate))
+
+        def value(self, name):
+            return "online" if name == "mode" else super().value(name)
+
+        @property
+        def mode(self):
+            return "online"
 
     register(Derived)
     try:

@@ -42,7 +42,8 @@ def longest_numbers(frame):
         margin=-1.23457e-300,
     )
     report = replace(frame.report, gamma=-1.23457e-300, radius=1.23457e300, bound=1.23457e300)
-    return replace(frame, snapshot=snapshot, report=report, mistake_bound=1.23457e300)
+    bound = frame.bound and replace(frame.bound, value=1.23457e300)
+    return replace(frame, snapshot=snapshot, report=report, bound=bound)
 
 
 def shown_whole(label: QLabel) -> bool:

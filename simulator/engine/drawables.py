@@ -1,0 +1,49 @@
+"""What a learner draws in the input plane, as data: each drawable has a role, and the view
+maps the role to a pen and a legend entry (`simulator.presentation.roles` lists them).
+
+- `Line`: the set {p : offset + normal·p = level} (the boundary of a linear score).
+- `LevelSet`: {p : f(p) = level} for a score f that is not linear in the plane (feature
+  maps, kernels, votes): the view samples f on a grid that follows it and draws the curve.
+- `Regions`: the plane coloured by the class f predicts (two classes: the sign of f; K
+  classes: argmax), sampled the same way.
+
+The functions take an (m, 2) array of points and return (m,) scores, or (m, K) for K
+classes; they close over a frozen state, so a drawable never changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from simulator.engine.features import InputLine
+
+__all__ = ["Drawable", "LevelSet", "Line", "Regions", "Score"]
+
+Score = Callable[[NDArray[np.float64]], NDArray[np.float64]]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    role: str
+    line: InputLine
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LevelSet:
+    role: str
+    score: Score
+    level: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Regions:
+    role: str
+    score: Score
+    classes: int = 2
+
+
+Drawable = Line | LevelSet | Regions

@@ -1,0 +1,120 @@
+"""The learners: one module per family, each class next to its formula in the notes.
+
+`LEARNERS` holds them by name, in the order the window and the command line list them.
+A learner is registered explicitly, here, by one line; a plug-in (or a test) registers its
+own with `register` the same way, and it reaches `Simulation`, `Settings.parameters`, the
+command line, the window, export and sessions with no other edit.
+
+    from simulator.engine.learners import Parameter, register, Perceptron
+
+    @register
+    class Nudged(Perceptron):
+        name = "nudged"
+        title = "Nudged perceptron"
+        parameters = (*Perceptron.parameters, Parameter("nudge", "ν", "nudge", 0.5, 0, 1))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from simulator.engine.learners.adaline import ADALINE_FALLBACK_RATE, Adaline, round_down
+from simulator.engine.learners.base import (
+    CADENCES,
+    LEARNERS,
+    TIE_TEXT,
+    TIES,
+    Bound,
+    EpochSteps,
+    Learner,
+    LinearScorer,
+    Parameter,
+    Parameters,
+    State,
+    Step,
+    Theory,
+)
+from simulator.engine.learners.linear import LinearLearner
+from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
+from simulator.engine.learners.winnow import PROMOTION, BalancedWinnow, Winnow
+
+__all__ = [
+    "ADALINE_FALLBACK_RATE",
+    "CADENCES",
+    "LEARNERS",
+    "LEARNING_RATE",
+    "PROMOTION",
+    "TIES",
+    "TIE_TEXT",
+    "Adaline",
+    "BalancedWinnow",
+    "Bound",
+    "EpochSteps",
+    "Learner",
+    "LinearLearner",
+    "LinearScorer",
+    "Parameter",
+    "Parameters",
+    "Perceptron",
+    "State",
+    "Step",
+    "Theory",
+    "Winnow",
+    "all_parameters",
+    "make_learner",
+    "parameter_of",
+    "register",
+    "round_down",
+]
+
+
+def register(learner: type[Learner]) -> type[Learner]:
+    """Make `learner` available by its name everywhere (engine, command line, window,
+    export, sessions); returns it, so it can decorate the class."""
+    if learner.tie not in TIES:
+        raise ValueError(f"{learner.__name__}.tie must be one of {', '.join(TIES)}")
+    for parameter in learner.parameters:
+        if parameter.default is not None and not (
+            parameter.choices and parameter.default in parameter.choices
+        ):
+            parameter.check(parameter.default)
+    LEARNERS[learner.name] = learner
+    return learner
+
+
+register(Perceptron)
+register(Winnow)
+register(BalancedWinnow)
+register(Adaline)
+
+
+def make_learner(
+    name: str, n_features: int, *, features: NDArray[np.float64] | None = None, **values: Any
+) -> Any:
+    """The learner `name` with its parameters (others are ignored); defaults that depend on
+    the data (Adaline's η, Winnow's θ) are derived from `features`."""
+    if name not in LEARNERS:
+        raise ValueError(f"unknown algorithm {name!r:.40}; choose one of {', '.join(LEARNERS)}")
+    return LEARNERS[name].build(n_features, features=features, **values)
+
+
+def parameter_of(algorithm: str, name: str) -> Parameter | None:
+    """The declaration that checks parameter `name` of settings for `algorithm`: the
+    learner's own, else the first learner's that has one (settings keep the parameters of
+    other learners for when they are picked again)."""
+    learner = LEARNERS.get(algorithm)
+    own = learner.parameter(name) if learner is not None else None
+    return own if own is not None else all_parameters().get(name)
+
+
+def all_parameters() -> dict[str, Parameter]:
+    """Every registered learner's parameters by name (one per name: learners that share a
+    name share its meaning), in registration order."""
+    found: dict[str, Parameter] = {}
+    for learner in LEARNERS.values():
+        for parameter in learner.parameters:
+            found.setdefault(parameter.name, parameter)
+    return found

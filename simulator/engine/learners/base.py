@@ -1,0 +1,657 @@
+"""The learner protocol: what every online learner says about itself, and the records it
+hands the run.
+
+A learner is a frozen object holding its parameters; it never holds the run's state. The
+run (`Simulation`) keeps a `State` per trial and asks the learner for everything that
+differs between learners:
+
+- its parameters (`Parameter`, checked in one place, read by `Settings`, the command line,
+  the window and sessions) and its default tie rule;
+- when it learns (`cadence`: on mistakes, on every trial, or once per epoch);
+- how it scores (`scorer`, the linear fast path, or `signed_scores`) and, where floats
+  cannot decide, the exact verdict (`exact_signed`);
+- how it learns (`learn`, `end_epoch`), when it stops (`refuse`, `epoch_divergence`),
+  when it has converged (`settled`);
+- its theory (`bound`, an object with value, formula and whose bound it is), its
+  explanation (`explain_*`) and what it draws (`drawables`).
+
+A new learner is one module with one class and one `register` line in `__init__`. Its
+`parameters` reach `Settings.parameters`, `--NAME` on the command line, the window's boxes
+and sessions with no other edit.
+
+Labels are classes: ±1 for the two-class learners (the binary view), 0 … K−1 for the
+multiclass ones (`classes = "many"`). `y` below is the label as the learner sees it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from simulator.engine.learners.exact import ExactSum, written, written_exactly
+
+__all__ = [
+    "CADENCES",
+    "LEARNERS",
+    "TIES",
+    "TIE_TEXT",
+    "Bound",
+    "Learner",
+    "LinearScorer",
+    "Parameter",
+    "Parameters",
+    "State",
+    "Step",
+    "Theory",
+]
+
+FloatArray = NDArray[np.float64]
+Formatter = Callable[[float], str]
+
+TIES = ("mistake", "positive", "negative")
+"""What a score s = 0 means: undecided, a mistake whatever y (the perceptron's y·s <= 0);
++1 (Winnow's "+ iff w·x >= θ"); or -1 ("+ iff w·x > 0")."""
+
+TIE_TEXT = {
+    "mistake": "undecided (a mistake whatever y)",
+    "positive": "predicts +1 (+ iff s ≥ 0)",
+    "negative": "predicts −1 (+ iff s > 0)",
+}
+"""What a tie (s = 0) predicts under each tie rule, in words for the explanation."""
+
+CADENCES = ("mistake", "trial", "epoch")
+
+LEARNERS: dict[str, type[Learner]] = {}
+"""The learners by name, in the order the window and the command line list them (filled by
+`simulator.engine.learners.register`)."""
+"""When a learner learns: after a mistake, after every trial, or at the end of an epoch."""
+
+
+# -- parameters ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One parameter of a learner, as `Settings`, the command line and the window see it.
+
+    `name` is the keyword of `Simulation` and the key in `Settings.parameters`. A number lies
+    in (minimum, maximum] when `exclusive_minimum`, else in [minimum, maximum]; `integer`
+    numbers are whole; a choice is one of `choices`. `default` None means the learner
+    derives it (from the data, or θ = n), as `derived` says.
+    """
+
+    name: str
+    symbol: str
+    title: str
+    default: float | str | None
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: bool = False
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    derived: str = ""  # how the default is found when `default` is None
+    integer: bool = False
+
+    @property
+    def default_text(self) -> str:
+        if self.default is None:
+            return self.derived
+        return f"{self.default:g}" if isinstance(self.default, float) else str(self.default)
+
+    @property
+    def flag(self) -> str:
+        """The command-line option, e.g. --learning-rate."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def numeric(self) -> bool:
+        return not self.choices
+
+    def range_text(self) -> str:
+        """The allowed values in words, for help texts and error messages."""
+        if self.choices:
+            return " or ".join(self.choices)
+        low = high = ""
+        if self.minimum is not None:
+            low = f"{self.symbol} {'>' if self.exclusive_minimum else '≥'} {self.minimum:g}"
+        if self.maximum is not None:
+            high = f"{self.symbol} ≤ {self.maximum:g}"
+        whole = "a whole number with " if self.integer else ""
+        return whole + " and ".join(t for t in (low, high) if t)
+
+    def check(self, value: Any) -> Any:
+        """`value` if it is allowed, else a ValueError that says what is."""
+        if self.choices:
+            if value not in self.choices:
+                raise ValueError(f"unknown {self.title} {value!r:.40}; use {self.range_text()}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float | str | np.number):
+            raise ValueError(f"the {self.title} {self.symbol} must be a number; got {value!r:.40}")
+        try:
+            number = float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(
+                f"the {self.title} {self.symbol} must be a number; got {value!r:.40}"
+            ) from None
+        low, high = self.minimum, self.maximum
+        if not (
+            math.isfinite(number)
+            and (low is None or (number > low if self.exclusive_minimum else number >= low))
+            and (high is None or number <= high)
+            and (not self.integer or number == int(number))
+        ):
+            raise ValueError(
+                f"the {self.title} {self.symbol} must be a finite number with "
+                f"{self.range_text()}; got {value!r:.40}"
+            )
+        return int(number) if self.integer else number
+
+
+class Parameters(Mapping[str, Any]):
+    """A learner's parameters by name, as set (a parameter left out takes the learner's
+    default): immutable and hashable, so `Settings` stays a frozen value."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, values: Mapping[str, Any] | None = None, **more: Any) -> None:
+        merged = {**(values or {}), **more}
+        self._items = tuple(sorted((k, v) for k, v in merged.items() if v is not None))
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self._items:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Parameters):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return dict(self._items) == {k: v for k, v in other.items() if v is not None}
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Parameters({dict(self._items)!r})"
+
+    def with_values(self, **values: Any) -> Parameters:
+        """A copy with `values` set (None: back to the default)."""
+        return Parameters({**dict(self._items), **values})
+
+
+# -- the records a learner and the run exchange ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class State:
+    """A learner's state after a trial: a record of named arrays, never changed in place.
+
+    Every state has `w`, the weights the learner scores with (D,) or (K, D); its own
+    records add what they keep (a pocket, a running sum, dual coefficients). `error` is the
+    running rounding-error bound of `w` (empty where none is kept); `shadow` the learner's
+    exact state (its weights, or Winnow's exponents, in rational arithmetic on the data as
+    written), None while the float weights are themselves exact (no error: the shadow is
+    derived from them when first needed) or where the learner keeps none; `start` is w₀ as
+    written, flattened (shared by every state of a run).
+    `repeating` names the parts that must repeat, bit for bit, for the run to repeat
+    itself (the cycle search compares them at epoch starts): a running average never does,
+    so it is left out.
+    """
+
+    w: FloatArray
+    error: FloatArray = field(default_factory=lambda: np.zeros(0))
+    shadow: ExactSum | None = None
+    start: tuple[Fraction, ...] = ()
+    repeating: ClassVar[tuple[str, ...]] = ("w",)
+
+    def repeats(self, other: State) -> bool:
+        """Whether `other` is this state as far as the future is concerned."""
+        return type(other) is type(self) and all(
+            np.array_equal(getattr(self, name), getattr(other, name)) for name in self.repeating
+        )
+
+    def arrays(self) -> Iterator[NDArray[Any]]:
+        """The arrays the state holds (for its memory)."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                yield value
+
+    @property
+    def nbytes(self) -> int:
+        extra = 0 if self.shadow is None else 32 * len(self.shadow.numerators)
+        return sum(a.nbytes for a in self.arrays()) + extra
+
+    def but(self, **changes: Any) -> State:
+        """A copy with `changes` (dataclasses.replace)."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class LinearScorer:
+    """What the run's fast path needs to score trials with fixed weights: s = w·x − θ, the
+    verdict on v = y·s − `offset` (a margin), and the rounding-error bound's terms (see
+    `exact.tie_terms`; `e` empty: the floats are taken as they are)."""
+
+    w: FloatArray
+    theta: float = 0.0
+    c: FloatArray | None = None  # None: no bound (zeros of w's length, for the scan)
+    theta_err: float = 0.0
+    e: FloatArray = field(default_factory=lambda: np.zeros(0))
+    theta_r: float = 0.0
+    offset: float = 0.0
+    bounded: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bounded", self.c is not None)
+        if self.c is None:
+            object.__setattr__(self, "c", np.zeros(self.w.shape[0]))
+
+    @property
+    def coefficients(self) -> FloatArray:
+        """c, the bound's coefficients (zeros where there is no bound)."""
+        assert self.c is not None
+        return self.c
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One trial as a learner learns from it: its number, the row of the data, the feature
+    vector x, the label y, the decided v (y·s − offset for the two-class learners, 0 for a
+    tie), whether it was a mistake, and `digits`, the exact row (the data as written) for
+    the learner's shadow state."""
+
+    number: int
+    index: int
+    x: FloatArray
+    y: int
+    signed: float
+    mistake: bool
+    digits: Callable[[], tuple[tuple[int, int, int], ...]]
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A mistake bound that applies to a run: its value (inf: the data have none, nan:
+    undefined), the formula as the notes write it, whose bound it is, and why it applies.
+    `proof`: Block–Novikoff's squeeze A_k ≥ k ≥ B_k applies (the proof chart can show it),
+    with the step `rate` η of its updates."""
+
+    value: float
+    formula: str
+    owner: str
+    why: str
+    general: bool = False
+    proof: bool = False
+    rate: float = 1.0
+
+
+class Theory:
+    """The theory of a run's data that a learner may ask for its bound: lazily computed
+    and shared (γ* costs seconds on large data)."""
+
+    def __init__(
+        self,
+        *,
+        features: FloatArray,
+        labels: NDArray[np.int8],
+        initial: State,
+        tie: str,
+        bias: bool,
+        margin_report: Callable[[], Any],
+        kessler_report: Callable[[], Any] | None = None,
+    ) -> None:
+        self.features = features
+        self.labels = labels
+        self.initial = initial
+        self.tie = tie
+        self.bias = bias
+        self._margin_report = margin_report
+        self._kessler_report = kessler_report
+
+    @property
+    def empty(self) -> bool:
+        return bool(self.features.shape[0] == 0)
+
+    def margin_report(self) -> Any:
+        """R, γ*, R²/γ*² and u* of the data in the learner's feature space (MarginReport)."""
+        return self._margin_report()
+
+
+# -- the learner ----------------------------------------------------------------------------
+
+
+class Learner:
+    """Base of every learner; see the module docstring for the protocol.
+
+    Class attributes a learner sets: `name` (its key, `--algorithm NAME`), `title`,
+    `parameters`, `tie` (its default tie rule), `cadence`, `classes` ("two" or "many"),
+    `start_text` (w₀ in words), the formulas the explanation prints (`score_formula`,
+    `update_formula`), `companions` (the roles of its second weight vectors), and what
+    theory is shown beside it (`shows_margin`: γ*, R and R²/γ*² mean something for it;
+    `least_squares`: w_LS and the stable η do).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str] = ""  # where the notes teach it
+    tie: ClassVar[str] = "mistake"
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    cadence: ClassVar[str] = "mistake"
+    classes: ClassVar[str] = "two"
+    start_text: ClassVar[str] = "0"
+    score_formula: ClassVar[str] = "s = w·x"
+    update_formula: ClassVar[str] = ""
+    companions: ClassVar[tuple[str, ...]] = ()
+    shows_margin: ClassVar[bool] = True
+    least_squares: ClassVar[bool] = False
+    exact: ClassVar[bool] = False  # verdicts follow exact arithmetic (a shadow is kept)
+    wants_bias: ClassVar[bool] = True  # the notes run it with the constant feature 1
+    bound_formula: ClassVar[str | None] = None
+    threshold: float = 0.0
+
+    def __init__(self, **values: Any) -> None:
+        for p in self.parameters:
+            value = values.get(p.name)
+            object.__setattr__(self, p.name, p.default if value is None else p.check(value))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.describe()})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and all(
+            self.value(p.name) == other.value(p.name) for p in self.parameters
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(self.value(p.name) for p in self.parameters)))
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, n_features: int, *, features: FloatArray | None = None, **values: Any) -> Any:
+        """This learner with `values` (None: the default), checked; others are ignored.
+        `features` (the feature matrix) is there for defaults derived from the data."""
+        return cls(**{p.name: values.get(p.name) for p in cls.parameters})
+
+    @classmethod
+    def parameter(cls, name: str) -> Parameter | None:
+        return next((p for p in cls.parameters if p.name == name), None)
+
+    def value(self, name: str) -> Any:
+        """The value this learner uses for its parameter `name` (derived defaults too)."""
+        return getattr(self, name)
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return {p.name: self.value(p.name) for p in self.parameters}
+
+    def describe(self) -> str:
+        """The parameters as the notes write them, for titles and reports."""
+        parts = []
+        for p in self.parameters:
+            v = self.value(p.name)
+            parts.append(f"{p.symbol} = {v:g}" if isinstance(v, float | int) else str(v))
+        return ", ".join(parts)
+
+    def refuse_classes(self, count: int) -> str | None:
+        """Why this learner cannot learn data with `count` classes (None: it can)."""
+        if self.classes == "two" and count > 2:
+            many = [f"{c.name}" for c in LEARNERS.values() if c.classes == "many"]
+            return f"{self.title} learns two classes; these data have {count}. Use " + (
+                " or ".join(many) if many else "a multiclass learner"
+            )
+        return None
+
+    # -- state ---------------------------------------------------------------------------
+
+    def state_shape(self, n_features: int) -> tuple[int, ...]:
+        return (n_features,)
+
+    def default_weights(self, n_features: int) -> FloatArray:
+        return np.zeros(self.state_shape(n_features))
+
+    def random_weights(self, n_features: int, rng: np.random.Generator) -> FloatArray:
+        """Seeded random start: uniform in [-1, 1]."""
+        return rng.uniform(-1.0, 1.0, size=self.state_shape(n_features))
+
+    def check_weights(self, w: FloatArray) -> None:
+        """Raise ValueError if `w` is not a valid start for this learner."""
+        if not np.all(np.isfinite(w)):
+            raise ValueError("initial weights must be finite numbers")
+
+    def start_weights(
+        self, n_features: int, initial_weights: str | ArrayLike | None, rng: np.random.Generator
+    ) -> FloatArray:
+        """w₀: the learner's default, "zeros", "ones", "random", or the numbers given."""
+        shape = self.state_shape(n_features)
+        if initial_weights is None or (
+            isinstance(initial_weights, str) and initial_weights == "default"
+        ):
+            w = self.default_weights(n_features)
+        elif isinstance(initial_weights, str):
+            named = {"zeros": np.zeros, "ones": np.ones}
+            if initial_weights in named:
+                w = named[initial_weights](shape)
+            elif initial_weights == "random":
+                w = self.random_weights(n_features, rng)
+            else:
+                raise ValueError(
+                    f"unknown initial weights {initial_weights!r:.40}; use 'zeros', 'ones', "
+                    "'random' or a list of numbers"
+                )
+        else:
+            w = self._given_weights(initial_weights, shape, n_features)
+        self.check_weights(w)
+        return w
+
+    def _given_weights(
+        self, values: ArrayLike, shape: tuple[int, ...], n_features: int
+    ) -> FloatArray:
+        try:
+            with np.errstate(over="ignore", invalid="ignore"):
+                w = np.array(values, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError("initial weights must be numbers") from None
+        if w.shape != shape and w.size == math.prod(shape) and w.ndim == 1:
+            w = w.reshape(shape)  # (w⁺, w⁻) or one row per class, one after the other
+        if w.shape != shape:
+            raise ValueError(
+                f"{self.title} needs initial weights of shape {shape} "
+                f"({n_features} features); got shape {w.shape}"
+            )
+        return w
+
+    def initial_state(self, w: FloatArray, given: bool) -> State:
+        """The state before trial 1, from w₀ (`given`: typed by a person, so rounded once)."""
+        w = _frozen(np.array(w, dtype=np.float64))
+        if not self.exact:
+            return State(w=w)
+        error = _frozen(self.initial_error(w, given))
+        start = tuple(written(v) for v in w.ravel().tolist())
+        state = State(w=w, error=error, start=start)
+        return state if not np.any(error) else state.but(shadow=self.start_shadow(state))
+
+    def start_shadow(self, state: State) -> ExactSum | None:
+        """The exact shadow of a run from w₀ typed in decimals that binary cannot hold
+        (None: this learner keeps none)."""
+        return None
+
+    @staticmethod
+    def initial_error(w: FloatArray, given: bool) -> FloatArray:
+        """The error bound of w₀: u|w₀| for numbers typed in decimals (rounded once; 0 for
+        those `written_exactly`), 0 for the defaults, "ones", "zeros" and "random"."""
+        if not given:
+            return np.zeros_like(w)
+        return np.where(written_exactly(w), 0.0, 2.0**-53 * np.abs(w))
+
+    def weights(self, state: State) -> FloatArray:
+        """The effective w (D,) or (K, D): the boundary is w·x = θ."""
+        return state.w
+
+    # -- scoring ---------------------------------------------------------------------------
+
+    def scorer(self, state: State) -> LinearScorer | None:
+        """The linear fast path's view of `state` (None: score with `signed_scores`)."""
+        return None
+
+    def signed_scores(
+        self, state: State, X: FloatArray, y: NDArray[np.int8]
+    ) -> tuple[FloatArray, NDArray[np.bool_]]:
+        """(v, certain) for every row: v > 0 right, v < 0 wrong, v = 0 a tie (the run's tie
+        rule decides), NaN overflowed; `certain` False where floats could not decide."""
+        raise NotImplementedError
+
+    def exact_signed(
+        self, state: State, digits: tuple[tuple[int, int, int], ...], y: int
+    ) -> float | None:
+        """v decided in exact arithmetic on the data as written (`digits`: the row), for a
+        score that floats could not decide: a float with the exact sign (0.0: an exact tie),
+        or None where exactness cannot be had."""
+        return None
+
+    def decision(self, state: State, X: FloatArray) -> FloatArray:
+        """The scores of rows X: (m,) for two classes, (m, K) for K, by the learner's own
+        prediction rule (`predict` takes their sign or argmax)."""
+        raise NotImplementedError
+
+    def predict(self, state: State, X: FloatArray, tie: str) -> NDArray[np.int64]:
+        """The labels the learner predicts for rows X (±1, or 0 … K−1), ties by `tie`."""
+        scores = self.decision(state, X)
+        if scores.ndim == 2:
+            best: NDArray[np.int64] = np.argmax(scores, axis=1).astype(np.int64)
+            return best
+        tie_label = {"mistake": 0, "positive": 1, "negative": -1}[tie]
+        return np.where(scores > 0, 1, np.where(scores < 0, -1, tie_label)).astype(np.int64)
+
+    def companion(self, state: State, role: str) -> FloatArray:
+        """A second weight vector of the learner (`companions` names its roles)."""
+        raise KeyError(
+            f"{self.title} keeps no {role!r} weights (it has: "
+            f"{', '.join(self.companions) or 'none'})"
+        )
+
+    def votes(self, state: State) -> tuple[FloatArray, NDArray[np.int64]]:
+        """(vectors (m, D), counts (m,)): the voted perceptron's; others hold one vote, w."""
+        w = self.weights(state)
+        return w.reshape(1, -1), np.ones(1, dtype=np.int64)
+
+    def dual(self, state: State) -> FloatArray | None:
+        """α (n,): the kernel perceptron's dual coefficients (None for the others)."""
+        return None
+
+    # -- learning --------------------------------------------------------------------------
+
+    def learn(self, state: State, step: Step) -> State:
+        """The state after trial `step` (called after mistakes, or every trial, by
+        `cadence`)."""
+        raise NotImplementedError
+
+    def end_epoch(self, state: State, steps: EpochSteps) -> State | None:
+        """The state after the epoch that `steps` completed (cadence "epoch"; None: no
+        change)."""
+        return None
+
+    def refuse(self, state: State) -> str | None:
+        """Why the run cannot go on from `state` (its weights overflowed or died), or None."""
+        return None
+
+    def epoch_divergence(self, loss: float, smallest: float) -> bool:
+        """Whether an epoch's loss says the learner diverged (Adaline: a millionfold growth)."""
+        return False
+
+    def settled(self, start: State, end: State, updates: int, tolerance: float) -> bool:
+        """Whether an epoch from `start` to `end` with `updates` updates leaves it converged:
+        no update, for a learner driven by mistakes."""
+        return updates == 0
+
+    def margin_offset(self) -> float:
+        """τ of a learner that updates when y·s <= τ (0: on mistakes)."""
+        return 0.0
+
+    overflow_word: ClassVar[str] = "overflowed"  # what its weights did past 1e150
+
+    def divergence_advice(self, features: FloatArray) -> str:
+        """What to try when its weights overflowed on these data."""
+        return "try standardized or unit-length features"
+
+    @property
+    def mistake_driven(self) -> bool:
+        """Whether it learns only from mistakes (the round-2 name of cadence "mistake")."""
+        return self.cadence == "mistake"
+
+    def loss(self, state: State, X: FloatArray, y: NDArray[np.int8]) -> float:
+        """The epoch's loss for the charts: the mean squared error of the scores."""
+        return math.nan
+
+    # -- theory, words and drawings ----------------------------------------------------------
+
+    def bound(self, theory: Theory) -> Bound | None:
+        """The mistake bound that applies to this run on these data, or None."""
+        return None
+
+    def disjunction_bound(self, relevant: int, theory: Theory) -> Bound | None:
+        """Its bound on boolean data labelled by an OR of `relevant` variables (the Winnow
+        lab), or None."""
+        return None
+
+    def drawables(self, state: State, features: Any, role: str = "boundary") -> tuple[Any, ...]:
+        """What it draws in the plane for `state` (see `simulator.engine.drawables`): its
+        boundary under `role` ("previous" for the state before an update), and the lines of
+        its companions. `features` is the run's `FeatureMap`."""
+        return ()
+
+    def explain_score(self, trial: Any, number: Formatter) -> str:
+        """The score of a trial as the notes write it, e.g. "s = w·x = 0.5"."""
+        return f"{self.score_formula} = {number(trial.score)}"
+
+    def explain_update(self, trial: Any, number: Formatter, vector: Callable[..., str]) -> str:
+        """The update of a trial that changed w, as arithmetic a student can check."""
+        before, after = vector(trial.weights_before), vector(trial.weights_after)
+        return f"{self.update_formula}: ({before}) → ({after})."
+
+    def explain_no_update(self, trial: Any) -> str | None:
+        """Why a trial did not change w, when that is the learner's normal behaviour."""
+        return None
+
+    def explain_stop(self, converged_at: int) -> str:
+        """What "converged" means for this learner, for the status line."""
+        return f"Converged at trial {converged_at}: a whole epoch without an update."
+
+
+@dataclass(frozen=True, slots=True)
+class EpochSteps:
+    """The trials of an epoch that just ended, for a learner that learns once per epoch:
+    the rows of X in the order seen, their labels, their decided v and mistakes, and the
+    exact rows on demand."""
+
+    X: FloatArray
+    y: NDArray[np.int8]
+    signed: FloatArray
+    mistakes: NDArray[np.bool_]
+    digits: Callable[[int], tuple[tuple[int, int, int], ...]]
+    rows: NDArray[np.intp]
+    epoch: int = 1
+
+
+def _frozen(array: FloatArray) -> FloatArray:
+    array.setflags(write=False)
+    return array

@@ -1,0 +1,151 @@
+"""What every learner with a linear score s = w·x − θ shares: the fast path's scorer with
+its rounding-error bound, the decision values, the loss, and the exact verdict from the
+shadow state (see `exact`).
+
+Subclasses say what their exact shadow holds and how the score follows from it
+(`exact_terms`): the exact weights for the perceptron family, the exponents S = Σ y·x of
+w₀·α^S for Winnow; and how the shadow follows from float weights that carry no error
+(`derive_shadow`), so that runs whose floats stay exact (whole or binary data) keep none.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from simulator.engine.drawables import LevelSet, Line
+from simulator.engine.learners.base import Learner, LinearScorer, State, Step
+from simulator.engine.learners.exact import (
+    ExactSum,
+    Row,
+    as_fraction,
+    dot_rows,
+    exact_power_sum_sign,
+    refine_theta,
+    squared_error,
+    tie_terms,
+    written,
+)
+
+__all__ = ["OVERFLOW", "LinearLearner"]
+
+FloatArray = NDArray[np.float64]
+
+OVERFLOW = 1e150
+"""A weight beyond this would overflow when squared: the run stops updating there."""
+
+
+class LinearLearner(Learner):
+    """A learner that scores s = w·x − θ with one weight vector (see the module docstring).
+
+    `margin_offset` is τ of a learner that updates when y·s <= τ (0: on mistakes)."""
+
+    exact: ClassVar[bool] = True
+
+    def weight_error(self, state: State) -> FloatArray:
+        """The error bound of the effective w, given the state's."""
+        return state.error
+
+    def scorer(self, state: State) -> LinearScorer:
+        w = np.ascontiguousarray(self.weights(state), dtype=np.float64)
+        theta = float(self.threshold)
+        if not state.error.size:
+            return LinearScorer(w, theta, offset=self.margin_offset())
+        error = np.ascontiguousarray(self.weight_error(state), dtype=np.float64)
+        c, theta_err = tie_terms(w, error, theta)
+        return LinearScorer(
+            w, theta, c, theta_err, error, refine_theta(theta, w.shape[0]), self.margin_offset()
+        )
+
+    def decision(self, state: State, X: FloatArray) -> FloatArray:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return dot_rows(
+                np.ascontiguousarray(X, dtype=np.float64),
+                self.weights(state),
+                float(self.threshold),
+            )
+
+    def drawables(self, state: State, features: Any, role: str = "boundary") -> tuple[Any, ...]:
+        """The boundary w·x = θ: a line where the features are linear in the plane, else the
+        level set of the score (a curve)."""
+        w = self.weights(state)
+        line = features.input_line(w, self.threshold)
+        if line is not None:
+            return (Line(role, line),)
+        if features.is_linear_in_input or not np.all(np.isfinite(w)) or not np.any(w):
+            return ()
+        frozen = np.array(w)
+
+        def score(points: FloatArray) -> FloatArray:
+            return dot_rows(features.transform(points), frozen, float(self.threshold))
+
+        return (LevelSet(role, score),)
+
+    def loss(self, state: State, X: FloatArray, y: NDArray[np.int8]) -> float:
+        if not X.shape[0]:
+            return math.nan
+        return float(squared_error(X, self.weights(state), float(self.threshold), y) / X.shape[0])
+
+    def refuse(self, state: State) -> str | None:
+        """Overflow: a weight beyond 1e150 (or not a number) stops the run."""
+        w = state.w
+        if w.size <= 16:  # plain floats are quicker than NumPy for a few numbers
+            within = all(-OVERFLOW <= v <= OVERFLOW for v in w.ravel().tolist())
+        else:
+            within = bool(np.abs(w).max() <= OVERFLOW)
+        return None if within else "overflow"
+
+    # -- the exact verdict ---------------------------------------------------------------
+
+    def exact_terms(
+        self, state: State, shadow: ExactSum, row: Row
+    ) -> tuple[list[tuple[Fraction, Fraction, Fraction]], Fraction]:
+        """The exact score w·x − θ of `row` as Σ c·b^e − k: the terms (c, b, e) and k."""
+        raise NotImplementedError
+
+    def derive_shadow(self, state: State) -> ExactSum | None:
+        """The shadow of `state` from its float weights, which carry no error (so are exact);
+        None where they do not determine it."""
+        raise NotImplementedError
+
+    def exact_signed(self, state: State, digits: Row, y: int) -> float | None:
+        """v = y·s − τ in exact arithmetic: y·(Σ c·b^e − k) − τ = Σ y·c·b^e − (y·k + τ)."""
+        if not self.exact:
+            return None
+        shadow = state.shadow if state.shadow is not None else self.derive_shadow(state)
+        if shadow is None:
+            return None
+        terms, constant = self.exact_terms(state, shadow, digits)
+        return exact_power_sum_sign(
+            [(y * c, b, e) for c, b, e in terms], y * constant + written(self.margin_offset())
+        )
+
+    def shadow_after(
+        self, state: State, error: FloatArray, step: Step, amount: tuple[int, int]
+    ) -> ExactSum | None:
+        """The shadow after adding amount·x of `step` (amount a decimal (m, e)): None while
+        the floats stay exact (`error` all 0), else the exact state carried along."""
+        if state.shadow is None:
+            if not np.any(error):
+                return None
+            base = self.derive_shadow(state)
+            if base is None:
+                return None
+        else:
+            base = state.shadow.copy()
+        base.add(step.digits(), amount)
+        return base
+
+
+def additive_terms(
+    shadow: ExactSum, row: Row, theta: Fraction
+) -> tuple[list[tuple[Fraction, Fraction, Fraction]], Fraction]:
+    """w·x − θ with the exact weights w of `shadow`: one rational term."""
+    total = Fraction(0)
+    for j, m, e in row:
+        total += shadow.value(j) * as_fraction(m, e)
+    return [(total, Fraction(1), Fraction(0))], theta

@@ -1,0 +1,117 @@
+"""The arithmetic of a trial in words, as the course notes write it: one Qt-free
+`explain()` serves the window's strip, the high-dimensional view and export.
+
+The learner writes its own score and update (`Learner.explain_score`, `explain_update`,
+`explain_no_update`); this module adds the head (trial, epoch, point numbered from 1 as in
+the notes, x, y), the verdict by the run's tie rule, and why nothing changed when nothing
+did. A verdict floats could not certify (`Trial.certain` False) is marked "≈".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from simulator.engine import TIE_TEXT
+from simulator.presentation.format import format_number, format_vector
+
+__all__ = ["NO_TRIAL", "Explanation", "explain"]
+
+NO_TRIAL = "No trial yet. Step (Space) shows one point to the learner and its update."
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """A trial explained: `head` (which point), `verdict` (score, prediction, right or
+    wrong), `update` (what changed), each a sentence; `mistake` and `certain` as the run
+    decided them. `lines()` in order; `html()` for rich text, `text()` plain."""
+
+    head: str
+    verdict: str
+    update: str
+    mistake: bool = False
+    certain: bool = True
+
+    def lines(self) -> tuple[str, ...]:
+        return tuple(part for part in (self.head, self.verdict, self.update) if part)
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def html(self, separator: str = "<br>") -> str:
+        parts = [escape(part, quote=False) for part in self.lines()]
+        if self.mistake and len(parts) > 1:
+            parts[1] = parts[1].replace("mistake.", "<b>mistake</b>.")
+        return separator.join(parts)
+
+
+def _number(value: float) -> str:
+    return format_number(value, 4)
+
+
+_LONG = 10  # longer vectors are written as their first and last entries
+
+
+def _vector(values: Any) -> str:
+    """A vector as the strip writes it; a long one (many features) abbreviated."""
+    values = tuple(values)
+    if len(values) <= _LONG:
+        return format_vector(values, 4)
+    head, tail = format_vector(values[:6], 4), format_vector(values[-2:], 4)
+    return f"{head}, …, {tail} ({len(values)} numbers)"
+
+
+def explain(frame: Any) -> Explanation:
+    """The latest trial of `frame` (see the module docstring)."""
+    trial = frame.snapshot.last_trial
+    if trial is None:
+        return Explanation(NO_TRIAL, "", "")
+    learner = frame.learner
+    classes = frame.dataset.class_names
+    label = _label_text(trial.y, frame.dataset)
+    if len(trial.point) > _LONG:
+        active = sum(1 for v in trial.point if v != 0)
+        shown = f"{active} of {len(trial.point)} coordinates non-zero"
+    else:
+        shown = f"x = ({_vector(trial.x)})"
+    where = f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index + 1}"
+    head = f"{where}, {shown}, y = {label}."
+    if trial.score == 0.0:  # an exact tie (the engine records it as exactly 0)
+        tie = frame.settings.tie or learner.tie
+        verdict = f"a tie, {TIE_TEXT[tie]}"
+    elif len(classes) == 2:
+        verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided"}[trial.prediction]
+    else:
+        verdict = f"predicts {_label_text(trial.prediction, frame.dataset)}"
+    if not trial.certain:
+        verdict = "≈ " + verdict + " (too close to 0 for floats to certify)"
+    outcome = "mistake" if trial.mistake else "correct"
+    score = f"{learner.explain_score(trial, _number)}: {verdict}, {outcome}."
+    return Explanation(head, score, _update(frame, trial), trial.mistake, trial.certain)
+
+
+def _label_text(y: int, dataset: Any) -> str:
+    if len(dataset.classes) == 2:
+        return "+1" if y > 0 else "−1"
+    return f"{y} ({dataset.class_names[y]})" if dataset.class_names[y] != str(y) else str(y)
+
+
+def _update(frame: Any, trial: Any) -> str:
+    learner = frame.learner
+    snapshot = frame.snapshot
+    stopped = snapshot.diverged_at is not None and trial.number >= snapshot.diverged_at
+    if trial.updated:
+        return str(learner.explain_update(trial, _number, _vector))
+    if stopped:
+        # The learner's update was refused (or no longer made): never print it as applied.
+        when = (
+            "here" if trial.number == snapshot.diverged_at else f"at trial {snapshot.diverged_at}"
+        )
+        return f"No update: the run stopped updating {when} (the status says why). w stays."
+    own = learner.explain_no_update(trial)
+    if own is not None:
+        return str(own)
+    if not trial.mistake:
+        return "No update: w stays."
+    return "x = 0 here, so the update changes nothing."
