@@ -250,9 +250,10 @@ class Runner:
     def _approximate_certainty(
         signed: FloatArray, X: FloatArray, scorer: LinearScorer
     ) -> NDArray[np.bool_]:
-        """An inexact learner's verdicts: certain where |v| is beyond 1e-9 of Σ|w_j x_j|."""
+        """An inexact learner's verdicts: certain where |v| is not below 1e-9 of Σ|w_j x_j|
+        (a score of terms that are all 0 is exactly 0)."""
         size = numpy_dot_rows(np.abs(X), np.abs(scorer.w)) + abs(scorer.theta)
-        result: NDArray[np.bool_] = ~(np.abs(signed) <= _APPROXIMATE * size)
+        result: NDArray[np.bool_] = ~(np.abs(signed) < _APPROXIMATE * size)
         return result
 
     def signed_rows(

@@ -21,7 +21,6 @@ from simulator.engine.learners.exact import (
     ExactSum,
     Row,
     decimal_digits,
-    written,
     written_exactly,
 )
 from simulator.engine.learners.linear import LinearLearner, additive_terms
@@ -194,10 +193,10 @@ class Perceptron(LinearLearner):
     def cadence(self) -> str:  # type: ignore[override]
         return "epoch" if self.mode == "batch" else "mistake"
 
-    @property
-    def rate(self) -> Fraction:
-        """η as written, exactly."""
-        return written(self.learning_rate)
+    def step_size(self) -> float:
+        """The η of its update w ← w + η y x (a subclass may derive it from its own
+        parameters: the update, its exact shadow, the bound and the words all follow)."""
+        return float(self.learning_rate)
 
     def start_shadow(self, state: State) -> ExactSum:
         """The exact weights: w₀ as written."""
@@ -212,7 +211,7 @@ class Perceptron(LinearLearner):
 
     def add(self, state: State, x: FloatArray, y: int, step: Step) -> State:
         """w ← w + η y x, with its error bound and exact shadow carried along."""
-        eta = self.learning_rate
+        eta = self.step_size()
         new_w = state.w + (eta * y) * x
         new_w.setflags(write=False)
         error = state.error
@@ -249,7 +248,7 @@ class Perceptron(LinearLearner):
     def bound(self, theory: Theory) -> Bound | None:
         if self.cadence == "epoch":
             return None
-        return novikoff_bound(self, theory, self.learning_rate)
+        return novikoff_bound(self, theory, self.step_size())
 
     def disjunction_bound(self, relevant: int, theory: Theory) -> Bound | None:
         """Novikoff's bound with the target's own separator u = (−½, 1 on the r relevant
@@ -272,7 +271,7 @@ class Perceptron(LinearLearner):
         sign = "+1" if trial.y > 0 else "−1"
         return (
             f"{self.update_formula} = ({vector(trial.weights_before)}) + "
-            f"{number(self.learning_rate)}·({sign})·({vector(trial.x)}) = "
+            f"{number(self.step_size())}·({sign})·({vector(trial.x)}) = "
             f"({vector(trial.weights_after)})."
         )
 
