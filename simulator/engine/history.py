@@ -102,8 +102,8 @@ updates on; classroom data are all kept, a large data set costs a few MB at most
 
 def _row_nbytes(row: tuple[tuple[int, int, int], ...]) -> int:
     """The memory a row of exact decimals holds (small ints and the bias's 1 are shared,
-    not held), with its entry in the cache (key and slot, about 66 bytes)."""
-    total = sys.getsizeof(row) + 66
+    not held)."""
+    total = sys.getsizeof(row)
     for entry in row:
         if entry is not ONE:
             total += sys.getsizeof(entry)
@@ -138,6 +138,12 @@ class Segment:
     rest_updates: int = 0
     largest: float = math.nan  # max |x_j| over all rows and features (nan: find it)
     exact_row: Callable[[int], tuple[tuple[int, int, int], ...]] | None = None
+    # The learner's state when the run entered these data, and the segment before with
+    # its update counts then: what the exact state at this start is made from (verdicts).
+    start_state: Any = None
+    previous: tuple[Segment, NDArray[np.int64]] | None = None
+    exact_base: Any = field(init=False, default=None)
+    exact_known: bool = field(init=False, default=False)
     n: int = field(init=False)  # the number of rows
     _digits: dict[int, tuple[tuple[int, int, int], ...]] = field(init=False, default_factory=dict)
     digits_nbytes: int = field(init=False, default=0)
@@ -151,8 +157,14 @@ class Segment:
             row = self.exact_row(i)
             if len(self._digits) < DIGITS_CACHED:
                 self._digits[i] = row
-                self.digits_nbytes += _row_nbytes(row)
+                self.digits_nbytes += _row_nbytes(row) + (sys.getsizeof(i) if i > 256 else 0)
         return row
+
+    @property
+    def cache_nbytes(self) -> int:
+        """The memory of the cached exact rows, with the cache's own table."""
+        table = int(sys.getsizeof(self._digits)) if self._digits else 0
+        return self.digits_nbytes + table
 
     def __post_init__(self) -> None:
         self.n = int(self.y.shape[0])
@@ -322,7 +334,9 @@ class History:
         buffers = (self._mistakes, self._losses, self._checkpoint_trials)
         total = sum(b.nbytes for b in buffers) + self._checkpoint_bytes + 8 * len(self._checkpoints)
         counted: set[int] = set()
-        total += sum(segment.digits_nbytes for segment in self.segments)
+        total += sum(segment.cache_nbytes for segment in self.segments)
+        total += sum(s.previous[1].nbytes for s in self.segments if s.previous is not None)
+        total += sum(int(s.exact_base.nbytes) for s in self.segments if s.exact_base is not None)
         for segment in self.segments:
             if segment.dataset is current:
                 continue

@@ -160,15 +160,9 @@ class Simulation:
         self._history = History()
         self._runner = Runner(
             self._learner, self._history, tie=self.tie, cyclic=order == "cyclic",
-            seed=int(seed), tolerance=float(tolerance),
+            seed=int(seed), tolerance=float(tolerance), initial=self._initial,
         )  # fmt: skip
         self._runner.divergence_text = self._divergence_text
-        # A replay from a checkpoint costs at most _CHECKPOINT_WORK trials x features and
-        # _CHECKPOINT_UPDATES updates; large states space them out to cost at most about 16
-        # bytes per trial and 256 per update.
-        checkpoint_bytes = 200 + self._initial.nbytes
-        self._checkpoint_trials = max(_CHECKPOINT_WORK // self._n_features, checkpoint_bytes // 16)
-        self._checkpoint_updates = max(_CHECKPOINT_UPDATES, checkpoint_bytes // 256)
         self._set_current(dataset, X)
         self._live = Live(state=self._initial, epoch_start=self._initial, tortoise=self._initial)
         self._history.add_checkpoint(self._live.copy())
@@ -408,7 +402,9 @@ class Simulation:
         """Memory the run holds beyond the current data and its features, in bytes: the
         history (mistakes, losses, checkpoints, past data with their features) and the
         visiting order of the epoch in progress."""
-        return self._history.nbytes(self._dataset) + self._runner.order_nbytes
+        counts = self._live.counts
+        held = 0 if counts is None else counts.nbytes
+        return self._history.nbytes(self._dataset) + self._runner.cache_nbytes + held
 
     def mistake_trials(self) -> NDArray[np.int64]:
         """The trial numbers of every recorded mistake, ascending (read-only)."""
@@ -571,8 +567,7 @@ class Simulation:
         runner = self._runner
         with np.errstate(over="ignore", invalid="ignore"):
             terms = runner.terms(live, None, self._largest)
-            exact_row = self._exact_row
-            return runner.signed_rows(live.state, terms, X, y, exact_row)
+            return runner.signed_rows(live, terms, X, y, self._exact_row)
 
     def _exact_row(self, i: int) -> tuple[tuple[int, int, int], ...]:
         return self._features.exact_row(self._dataset.points[i], self._X[i])
@@ -750,7 +745,13 @@ class Simulation:
     def _enter(self, live: Live, segment: Segment, index: int) -> None:
         """Start the bookkeeping of a new stretch of data, if `live` is not on it yet."""
         if live.segment is not segment:
+            if segment.start_state is None:  # the first time the run enters these data
+                segment.start_state = live.state
+                if live.segment is not None and live.counts is not None:
+                    segment.previous = (live.segment, live.counts.copy())
             live.segment, live.segment_index = segment, index
+            exact = self._learner.shadow_unit() is not None
+            live.counts = np.zeros(segment.n, dtype=np.int64) if exact else None
             live.epoch_updates = 0
             live.epoch_mistakes = []
             live.uncertain = 0
@@ -772,22 +773,32 @@ class Simulation:
         self._enter(live, segment, index)
         return segment
 
+    def _checkpoint_spacing(self) -> tuple[int, int]:
+        """(trials, updates) between checkpoints: a replay from one costs at most
+        _CHECKPOINT_WORK trials x features and _CHECKPOINT_UPDATES updates; a large live
+        record (many features, update counts of many rows) spaces them out to cost about 16
+        bytes per trial and 256 per update at most."""
+        size = self._live.nbytes
+        return (
+            max(_CHECKPOINT_WORK // self._n_features, size // 16),
+            max(_CHECKPOINT_UPDATES, size // 256),
+        )
+
     def _checkpoint_room(self) -> tuple[int, int]:
         """(trials, updates) until the next checkpoint is due."""
         last = self._history.last_checkpoint
         live = self._live
+        trials, updates = self._checkpoint_spacing()
         return (
-            max(1, self._checkpoint_trials - (live.trials - last.trials)),
-            max(1, self._checkpoint_updates - (live.updates - last.updates)),
+            max(1, trials - (live.trials - last.trials)),
+            max(1, updates - (live.updates - last.updates)),
         )
 
     def _maybe_checkpoint(self) -> None:
         last = self._history.last_checkpoint
         live = self._live
-        if (
-            live.trials - last.trials >= self._checkpoint_trials
-            or live.updates - last.updates >= self._checkpoint_updates
-        ):
+        trials, updates = self._checkpoint_spacing()
+        if live.trials - last.trials >= trials or live.updates - last.updates >= updates:
             self._history.add_checkpoint(self._checkpoint_of(live))
 
     def _checkpoint_of(self, live: Live) -> Live:

@@ -98,12 +98,8 @@ class Stepped(Perceptron):
     def value(self, name):
         return self.step if name == "learning_rate" else super().value(name)
 
-    def learn(self, state, step):
-        w = state.w + (self.step * step.y) * step.x
-        return state.but(w=w, error=state.error * 0.0, shadow=None)
-
-    def exact_signed(self, state, digits, y):
-        return None
+    def step_size(self):
+        return self.step
 
     def bound(self, theory):
         own = novikoff_bound(self, theory, self.step)

@@ -23,12 +23,8 @@ class HalfStep(Perceptron):
     )
     update_formula: ClassVar[str] = "w ← w + (η/2) y x"
 
-    def learn(self, state, step):
-        w = state.w + (0.5 * self.learning_rate * step.y) * step.x
-        return state.but(w=w, error=state.error * 0.0, shadow=None)
-
-    def exact_signed(self, state, digits, y):
-        return None  # its shadow is not kept
+    def step_size(self):
+        return 0.5 * self.learning_rate
 
 
 @pytest.fixture

@@ -202,11 +202,10 @@ class State:
 
     Every state has `w`, the weights the learner scores with (D,) or (K, D); its own
     records add what they keep (a pocket, a running sum, dual coefficients). `error` is the
-    running rounding-error bound of `w` (empty where none is kept); `shadow` the learner's
-    exact state (its weights, or Winnow's exponents, in rational arithmetic on the data as
-    written), None while the float weights are themselves exact (no error: the shadow is
-    derived from them when first needed) or where the learner keeps none; `start` is w₀ as
-    written, flattened (shared by every state of a run).
+    running rounding-error bound of `w` (empty where none is kept); `start` is w₀ as
+    written, flattened (shared by every state of a run). The exact state (the weights, or
+    Winnow's exponents, in rational arithmetic) is not kept here: the run makes it from the
+    updates when a verdict needs it (see `simulator.engine.verdicts`).
     `repeating` names the parts that must repeat, bit for bit, for the run to repeat
     itself (the cycle search compares them at epoch starts): a running average never does,
     so it is left out.
@@ -214,7 +213,6 @@ class State:
 
     w: FloatArray
     error: FloatArray = field(default_factory=lambda: np.zeros(0))
-    shadow: ExactSum | None = None
     start: tuple[Fraction, ...] = ()
     repeating: ClassVar[tuple[str, ...]] = ("w",)
 
@@ -233,8 +231,7 @@ class State:
 
     @property
     def nbytes(self) -> int:
-        extra = 0 if self.shadow is None else 32 * len(self.shadow.numerators)
-        return sum(a.nbytes for a in self.arrays()) + extra
+        return sum(a.nbytes for a in self.arrays())
 
     def but(self, **changes: Any) -> State:
         """A copy with `changes` (dataclasses.replace)."""
@@ -486,13 +483,22 @@ class Learner:
         if not self.exact:
             return State(w=w)
         error = _frozen(self.initial_error(w, given))
-        start = tuple(written(v) for v in w.ravel().tolist())
-        state = State(w=w, error=error, start=start)
-        return state if not np.any(error) else state.but(shadow=self.start_shadow(state))
+        return State(w=w, error=error, start=tuple(written(v) for v in w.ravel().tolist()))
+
+    # -- the exact state (see simulator.engine.verdicts) ---------------------------------------
+
+    def shadow_unit(self) -> tuple[int, int] | None:
+        """The exact decimal u of an update, which adds u·y·x of the trial's row to the exact
+        state (η for the perceptron, 1 for Winnow's exponents); None: no exact state."""
+        return None
+
+    def exact_state(self, state: State) -> ExactSum | None:
+        """The exact state of `state` from its floats, when they carry no error (so are
+        exact themselves); None otherwise."""
+        return None
 
     def start_shadow(self, state: State) -> ExactSum | None:
-        """The exact shadow of a run from w₀ typed in decimals that binary cannot hold
-        (None: this learner keeps none)."""
+        """The exact state of the start w₀ as written (decimals binary cannot hold)."""
         return None
 
     @staticmethod
@@ -521,11 +527,11 @@ class Learner:
         raise NotImplementedError
 
     def exact_signed(
-        self, state: State, digits: tuple[tuple[int, int, int], ...], y: int
+        self, state: State, exact: ExactSum, digits: tuple[tuple[int, int, int], ...], y: int
     ) -> float | None:
-        """v decided in exact arithmetic on the data as written (`digits`: the row), for a
-        score that floats could not decide: a float with the exact sign (0.0: an exact tie),
-        or None where exactness cannot be had."""
+        """v decided in exact arithmetic on the data as written (`digits`: the row; `exact`:
+        the exact state), for a score floats could not decide: a float with the exact sign
+        (0.0: an exact tie), or None where exactness cannot be had."""
         return None
 
     def decision(self, state: State, X: FloatArray) -> FloatArray:

@@ -22,6 +22,7 @@ error bound at all, so the common classroom cases never reach layer 2.
 from __future__ import annotations
 
 import math
+import sys
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
@@ -348,6 +349,13 @@ class ExactSum:
 
     def value(self, j: int) -> Fraction:
         return Fraction(self.numerators[j], 10 ** self.scales[j])
+
+    @property
+    def nbytes(self) -> int:
+        """The memory it holds (its lists and the integers not shared)."""
+        lists = sys.getsizeof(self.numerators) + sys.getsizeof(self.scales)
+        numbers = self.numerators + self.scales
+        return lists + sum(sys.getsizeof(v) for v in numbers if not -5 <= v <= 256)
 
     def values(self) -> tuple[Fraction, ...]:
         return tuple(self.value(j) for j in range(len(self.numerators)))

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.drawables import LevelSet, Line
-from simulator.engine.learners.base import Learner, LinearScorer, State, Step
+from simulator.engine.learners.base import Learner, LinearScorer, State
 from simulator.engine.learners.exact import (
     ExactSum,
     Row,
@@ -102,43 +102,28 @@ class LinearLearner(Learner):
     # -- the exact verdict ---------------------------------------------------------------
 
     def exact_terms(
-        self, state: State, shadow: ExactSum, row: Row
+        self, state: State, exact: ExactSum, row: Row
     ) -> tuple[list[tuple[Fraction, Fraction, Fraction]], Fraction]:
         """The exact score w·x − θ of `row` as Σ c·b^e − k: the terms (c, b, e) and k."""
         raise NotImplementedError
 
     def derive_shadow(self, state: State) -> ExactSum | None:
-        """The shadow of `state` from its float weights, which carry no error (so are exact);
-        None where they do not determine it."""
+        """The exact state from float weights that carry no error (so are exact)."""
         raise NotImplementedError
 
-    def exact_signed(self, state: State, digits: Row, y: int) -> float | None:
+    def exact_state(self, state: State) -> ExactSum | None:
+        if not self.exact or not state.error.size or np.any(state.error):
+            return None
+        return self.derive_shadow(state)
+
+    def exact_signed(self, state: State, exact: ExactSum, digits: Row, y: int) -> float | None:
         """v = y·s − τ in exact arithmetic: y·(Σ c·b^e − k) − τ = Σ y·c·b^e − (y·k + τ)."""
         if not self.exact:
             return None
-        shadow = state.shadow if state.shadow is not None else self.derive_shadow(state)
-        if shadow is None:
-            return None
-        terms, constant = self.exact_terms(state, shadow, digits)
+        terms, constant = self.exact_terms(state, exact, digits)
         return exact_power_sum_sign(
             [(y * c, b, e) for c, b, e in terms], y * constant + written(self.margin_offset())
         )
-
-    def shadow_after(
-        self, state: State, error: FloatArray, step: Step, amount: tuple[int, int]
-    ) -> ExactSum | None:
-        """The shadow after adding amount·x of `step` (amount a decimal (m, e)): None while
-        the floats stay exact (`error` all 0), else the exact state carried along."""
-        if state.shadow is None:
-            if not np.any(error):
-                return None
-            base = self.derive_shadow(state)
-            if base is None:
-                return None
-        else:
-            base = state.shadow.copy()
-        base.add(step.digits(), amount)
-        return base
 
 
 def additive_terms(

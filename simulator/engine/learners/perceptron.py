@@ -198,6 +198,10 @@ class Perceptron(LinearLearner):
         parameters: the update, its exact shadow, the bound and the words all follow)."""
         return float(self.learning_rate)
 
+    def shadow_unit(self) -> tuple[int, int]:
+        """η as written: an update adds η·y·x to the exact weights."""
+        return decimal_digits(self.step_size())
+
     def start_shadow(self, state: State) -> ExactSum:
         """The exact weights: w₀ as written."""
         return ExactSum.of(list(state.start))
@@ -218,9 +222,7 @@ class Perceptron(LinearLearner):
         if error.size:
             error = propagate_additive_error(error, state.w, new_w, x, eta)
             error.setflags(write=False)
-        m, e = decimal_digits(eta)
-        shadow = self.shadow_after(state, error, step, (y * m, e))
-        return state.but(w=new_w, error=error, shadow=shadow)
+        return state.but(w=new_w, error=error)
 
     def learn(self, state: State, step: Step) -> State:
         """w ← w + η y x."""

@@ -99,6 +99,10 @@ class Winnow(LinearLearner):
                 "never moves a weight away from 0)"
             )
 
+    def shadow_unit(self) -> tuple[int, int]:
+        """An update adds y·x to the exponents S of w = w₀·α^S."""
+        return (1, 0)
+
     def start_shadow(self, state: State) -> ExactSum:
         """The exponents S = Σ y·x of w = w₀·α^S, one per feature: 0 at the start."""
         return ExactSum(state.w.shape[-1])
@@ -146,8 +150,7 @@ class Winnow(LinearLearner):
         new_w.setflags(write=False)
         error = self.propagate_error(state.error, new_w, step.x, step.y)
         error.setflags(write=False)
-        shadow = self.shadow_after(state, error, step, (step.y, 0))
-        return state.but(w=new_w, error=error, shadow=shadow)
+        return state.but(w=new_w, error=error)
 
     def propagate_error(
         self, error: FloatArray, new_w: FloatArray, x: FloatArray, y: int
