@@ -23,12 +23,18 @@ from numpy.typing import NDArray
 
 from simulator.engine.history import History, Segment
 from simulator.engine.learners import EpochSteps, Learner, State, Step
+from simulator.engine.learners import exact as exact_module
 from simulator.engine.live import REPLAY, LastTrial, Leg, Live, Terms
 from simulator.engine.verdicts import Judge
 
 __all__ = ["REPLAY", "LastTrial", "Leg", "Live", "Runner"]
 
 FloatArray = NDArray[np.float64]
+
+
+def _frozen(array: FloatArray) -> FloatArray:
+    array.setflags(write=False)
+    return array
 
 
 class _Scan:
@@ -160,6 +166,8 @@ class Runner(Judge):
         """
         epoch, start = segment.position(live.trials)
         scan = _Scan(live, segment, self.order(segment, epoch), start, limit, leg)
+        if self._compiled_learning(live, segment, scan, leg):
+            return self._close_scan(live, segment, scan, leg)
         updating = live.diverged_at is None and self.learner.cadence == "mistake"
         while scan.position < scan.end:
             stopping = updating or leg.stop_on_mistake
@@ -206,6 +214,104 @@ class Runner(Judge):
             else:
                 leg.sink.append(self.learner.weights(live.state))
         return True
+
+    def _compiled_learning(self, live: Live, segment: Segment, scan: _Scan, leg: Leg) -> bool:
+        """Run the scan's stretch in the compiled learning loop (`_learn.c`), which scores,
+        decides and makes the learner's updates itself, if the learner's update is one of
+        its families; False (nothing done) if not. Python sees only what it must: a verdict
+        floats cannot decide (decided exactly, then learned from here), a refused update,
+        and the end of the stretch."""
+        module = exact_module.learning
+        family = self.learner.compiled_family()
+        if module is None or family is None or leg.sink is not None or live.diverged_at:
+            return False
+        theta, offset = float(self.learner.threshold), self.learner.margin_offset()
+        found = np.empty(scan.end - scan.start, dtype=np.intp)
+        status = np.zeros(3, dtype=np.intp)
+        none = np.zeros(0, dtype=np.int64)
+        while scan.position < scan.end:
+            state = live.state
+            w, e = np.array(state.w, dtype=np.float64).ravel(), np.array(state.error).ravel()
+            before_w, before_e = np.empty_like(w), np.empty_like(e)
+            used = live.updates - scan.updates
+            budget = 0 if leg.update_budget is None else max(1, leg.update_budget - used)
+            if leg.deadline is not None:
+                budget = 1  # back after each update, to look at the clock
+            count = module.learn(
+                segment.X, segment.y, scan.order, self.cyclic, scan.position, scan.end,
+                family[0], family[1], theta, offset, self.tie_code,
+                w, e, none if live.counts is None else live.counts, segment.largest,
+                leg.stop_on_mistake, budget, scan.out[scan.position - scan.start :], found,
+                before_w, before_e, status,
+            )  # fmt: skip
+            code, at, nfound = (int(v) for v in status)
+            made = nfound - (code == 3)
+            scan.position += count
+            self._take_compiled(live, scan, found[:nfound], made, w, e, before_w, before_e)
+            if code == 2:
+                self._decide_exactly(live, segment, scan, at, leg)
+                if leg.stop_on_mistake and scan.found and scan.found[-1] == scan.first_trial + at:
+                    break
+                continue
+            if code == 3:  # the mistake's update overflowed: the learner says why
+                self._refused(live, segment, scan, at, leg)
+            if code == 4 and leg.deadline is not None and time.perf_counter() < leg.deadline:
+                if leg.update_budget is None or live.updates - scan.updates < leg.update_budget:
+                    continue
+            break
+        return True
+
+    def _take_compiled(
+        self, live: Live, scan: _Scan, positions: NDArray[np.intp], made: int,
+        w: FloatArray, e: FloatArray, before_w: FloatArray, before_e: FloatArray,
+    ) -> None:  # fmt: skip
+        """The compiled loop's mistakes and updates, taken into the live record; the scan's
+        last trial was scored with the weights before the last update if it made it."""
+        live.mistakes += int(positions.size)
+        scan.found.extend((scan.first_trial + positions).tolist())
+        if not made:
+            scan.scored_with = live.state
+            return
+        state = live.state
+        shape, error_shape = state.w.shape, state.error.shape
+        live.state = state.but(w=_frozen(w.reshape(shape)), error=_frozen(e.reshape(error_shape)))
+        if int(positions[made - 1]) == scan.position - 1:  # the last trial made the update
+            before = _frozen(before_w.reshape(shape)), _frozen(before_e.reshape(error_shape))
+            scan.scored_with = state.but(w=before[0], error=before[1])
+        else:
+            scan.scored_with = live.state
+        live.terms = None
+        live.updates += made
+        live.epoch_updates += made
+
+    def _decide_exactly(self, live: Live, segment: Segment, scan: _Scan, k: int, leg: Leg) -> None:
+        """The trial at position k, which floats could not decide: its exact verdict, and
+        the learner learns from it if it is a mistake."""
+        i = int(scan.order[k])
+        y = int(segment.y[i])
+        value = self.exact_signed(live, lambda: segment.digits(i), y, segment.X[i])
+        signed = 0.0 if value is None else value
+        scan.out[k - scan.start] = signed
+        scan.certain[k - scan.start] = value is not None
+        scan.scored_with = live.state
+        if self.is_mistake(signed, y):
+            t = scan.first_trial + k
+            live.mistakes += 1
+            scan.found.append(t)
+            self._learn(live, segment, t, i, signed, True, leg.record)
+
+    def _refused(self, live: Live, segment: Segment, scan: _Scan, k: int, leg: Leg) -> None:
+        """The update of the mistake at position k overflowed (the compiled loop did not
+        make it): the learner's own update is refused with its reason, or the score was
+        not a number."""
+        i = int(scan.order[k])
+        t = scan.first_trial + k
+        signed = float(scan.out[k - scan.start])
+        scan.scored_with = live.state
+        if math.isfinite(signed):
+            self._learn(live, segment, t, i, signed, True, leg.record)
+        else:
+            self.diverge(live, t, leg.record, "score", "")
 
     @staticmethod
     def _leg_over(live: Live, scan: _Scan, leg: Leg) -> bool:

@@ -158,6 +158,7 @@ class Simulation:
         given = initial_weights is not None and not isinstance(initial_weights, str)
         self._initial = self._learner.initial_state(w0, given)
         self._history = History()
+        self._spacing: tuple[Segment | None, tuple[int, int]] | None = None
         self._runner = Runner(
             self._learner, self._history, tie=self.tie, cyclic=order == "cyclic",
             seed=int(seed), tolerance=float(tolerance), initial=self._initial,
@@ -777,12 +778,16 @@ class Simulation:
         """(trials, updates) between checkpoints: a replay from one costs at most
         _CHECKPOINT_WORK trials x features and _CHECKPOINT_UPDATES updates; a large live
         record (many features, update counts of many rows) spaces them out to cost about 16
-        bytes per trial and 256 per update at most."""
-        size = self._live.nbytes
-        return (
-            max(_CHECKPOINT_WORK // self._n_features, size // 16),
-            max(_CHECKPOINT_UPDATES, size // 256),
-        )
+        bytes per trial and 256 per update at most. Its size changes with the data only."""
+        key = self._live.segment
+        if self._spacing is None or self._spacing[0] is not key:
+            size = self._live.nbytes
+            spacing = (
+                max(_CHECKPOINT_WORK // self._n_features, size // 16),
+                max(_CHECKPOINT_UPDATES, size // 256),
+            )
+            self._spacing = (key, spacing)
+        return self._spacing[1]
 
     def _checkpoint_room(self) -> tuple[int, int]:
         """(trials, updates) until the next checkpoint is due."""

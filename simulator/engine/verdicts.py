@@ -64,8 +64,8 @@ class Judge:
     def order(self, segment: Segment, epoch: int) -> NDArray[np.intp]:
         """The rows of `segment` in the order epoch `epoch` visits them."""
         cache = self._order_cache
-        if cache is not None and cache[0] is segment and cache[1] == epoch:
-            return cache[2]
+        if cache is not None and cache[0] is segment and (cache[1] == epoch or self.cyclic):
+            return cache[2]  # cyclic: the same order every epoch
         if self.cyclic:
             order = np.arange(segment.n, dtype=np.intp)
         else:
@@ -154,7 +154,7 @@ class Judge:
         undecided = np.abs(refined) <= refine_bounds(rows, r, scorer.theta_r)
         signed[near] = refined
         for k in near[undecided].tolist():
-            value = self.exact_signed(live, digits(k), int(y[k]))
+            value = self.exact_signed(live, lambda k=k: digits(k), int(y[k]), X[k])
             signed[k] = 0.0 if value is None else value
             certain[k] = value is not None
         return certain
@@ -257,7 +257,9 @@ class Judge:
         k = int(flag[0])
         if k >= 0:  # the verdict floats could not decide: the exact one
             i = int(order[position + k])
-            value = self.exact_signed(live, segment.digits(i), int(segment.y[i]))
+            value = self.exact_signed(
+                live, lambda: segment.digits(i), int(segment.y[i]), segment.X[i]
+            )
             out[k] = 0.0 if value is None else value
             certain[k] = value is not None
         elif not self.learner.exact and count:
@@ -267,13 +269,18 @@ class Judge:
 
     # -- the exact state ---------------------------------------------------------------------
 
-    def exact_signed(self, live: Live, row: Any, y: int) -> float | None:
-        """The exact v of `row` (exact decimals) with label y for the live state, or None
-        where the learner cannot be exact."""
+    def exact_signed(self, live: Live, row: Any, y: int, x: FloatArray) -> float | None:
+        """The exact v of a row with label y for the live state (`row`: its exact decimals,
+        made on demand; `x`: its floats), or None where the learner cannot be exact. Weights
+        with no error on inputs binary holds exactly are summed exactly in floats (a
+        correctly rounded sum keeps the sign); else in rationals from the exact state."""
+        quick = self.learner.exact_float_signed(live.state, x, y)
+        if quick is not None:
+            return quick
         exact = self.exact_sum(live)
         if exact is None:
             return None
-        return self.learner.exact_signed(live.state, exact, row, y)
+        return self.learner.exact_signed(live.state, exact, row(), y)
 
     def exact_sum(self, live: Live) -> ExactSum | None:
         """The learner's exact state now (cached while the live state stays the same)."""

@@ -13,7 +13,8 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 
-from simulator.engine import Dataset, Simulation, load_preset, margin_report
+from simulator.engine import LEARNERS, Dataset, Simulation, load_preset, margin_report
+from simulator.engine.learners import Perceptron, register
 from simulator.engine.presets import noisy, separable
 from tests.helpers.qp import slsqp_margin
 
@@ -38,25 +39,52 @@ def _race(margin):
     return sim, (lambda: Simulation(ds).run(10**9)), peer
 
 
-@pytest.mark.parametrize("margin", [0.2, 0.05])
-def test_perceptron_to_convergence_vs_sklearn(compare, margin):
+@pytest.mark.parametrize(("margin", "limit"), [(0.2, 0.7), (0.05, 1.0)])
+def test_perceptron_to_convergence_vs_sklearn(compare, margin, limit):
     _, ours, peer = _race(margin)
     _, _, ratio = compare(ours, peer)
-    assert ratio <= 1.0
+    assert ratio <= limit
 
 
 def test_perceptron_with_many_mistakes_vs_sklearn(compare):
-    """A hard case: margin 0.002, several hundred mistakes.
-
-    Between mistakes a compiled loop (_scan.c) scores the trials, but each mistake still
-    costs a round trip through Python (the update, the overflow check, the history), about
-    5 µs, while scikit-learn's whole loop is compiled. Recorded to track that gap (1.6x at
-    the time of writing); the assertion only guards against regressions.
-    """
+    """A hard case: margin 0.002, several hundred mistakes. The compiled learning loop
+    (_learn.c) makes the updates itself, as scikit-learn's does (round 2, with a round trip
+    through Python per mistake: 2.0x)."""
     sim, ours, peer = _race(0.002)
     _, _, ratio = compare(ours, peer, rounds=5)
     print(f"  mistakes {sim.mistakes}, epochs {sim.epoch}")
-    assert ratio <= 3.0
+    assert ratio <= 1.0
+
+
+class _Inexact(Perceptron):
+    """The perceptron without its exact machinery: no error bound, no exact state."""
+
+    name = "inexact-perceptron"
+    exact = False
+
+
+@pytest.mark.parametrize("preset", ["iris", "separable-100k", "noisy"])
+def test_the_exact_machinery_costs_little(compare, preset):
+    """The running error bounds, their per-row checks and the exact state's bookkeeping
+    cost <= 15 % of a run on typical data (iris: 1518 mistakes to convergence; 100,000
+    separable points; the noisy preset for 200,000 trials)."""
+    register(_Inexact)
+    try:
+        ds = (
+            separable(n=100_000, margin=0.05) if preset == "separable-100k" else load_preset(preset)
+        )
+        trials = 200_000 if preset == "noisy" else 10**7
+
+        def run(name):
+            def go():
+                Simulation(ds, name).run(trials)
+
+            return go
+
+        _, _, ratio = compare(run("perceptron"), run(_Inexact.name))
+    finally:
+        del LEARNERS[_Inexact.name]
+    assert ratio <= 1.15
 
 
 def test_exact_margin_vs_general_qp(compare):

@@ -526,6 +526,10 @@ class Learner:
         rule decides), NaN overflowed; `certain` False where floats could not decide."""
         raise NotImplementedError
 
+    def exact_float_signed(self, state: State, x: FloatArray, y: int) -> float | None:
+        """v exactly from the floats, where they are exact (None: use `exact_signed`)."""
+        return None
+
     def exact_signed(
         self, state: State, exact: ExactSum, digits: tuple[tuple[int, int, int], ...], y: int
     ) -> float | None:
@@ -570,6 +574,12 @@ class Learner:
         """The state after trial `step` (called after mistakes, or every trial, by
         `cadence`)."""
         raise NotImplementedError
+
+    def compiled_family(self) -> tuple[int, float] | None:
+        """(family, rate) when its update is one the compiled loop makes itself (1: w += η y
+        x; 2: w *= α^(y x); 3: both halves of Balanced Winnow), the same bits as `learn`;
+        None: the run calls `learn`."""
+        return None
 
     def end_epoch(self, state: State, steps: EpochSteps) -> State | None:
         """The state after the epoch that `steps` completed (cadence "epoch"; None: no

@@ -38,6 +38,7 @@ __all__ = [
     "dot2_rows",
     "dot_rows",
     "exact_power_sum_sign",
+    "learning",
     "numpy_dot_rows",
     "refine_bounds",
     "refine_coefficients",
@@ -53,9 +54,10 @@ FloatArray = NDArray[np.float64]
 
 
 try:  # the compiled loops (setup.py builds them when a C compiler is there)
+    from simulator.engine import _learn as learning  # type: ignore[attr-defined]
     from simulator.engine import _scan as compiled  # type: ignore[attr-defined]
 except ImportError:  # the NumPy code gives the same bits, only slower
-    compiled = None
+    compiled = learning = None
 
 _BLOCK_ELEMENTS = 1 << 20  # rows x features scored at once by NumPy (bounds the temporaries)
 

@@ -29,6 +29,7 @@ from simulator.engine.learners.exact import (
     squared_error,
     tie_terms,
     written,
+    written_exactly,
 )
 
 __all__ = ["OVERFLOW", "LinearLearner"]
@@ -116,6 +117,32 @@ class LinearLearner(Learner):
             return None
         return self.derive_shadow(state)
 
+    def exact_float_signed(self, state: State, x: FloatArray, y: int) -> float | None:
+        """v = y·(w·x − θ) − τ exactly from the floats, where they are the exact numbers:
+        weights with no error, inputs, θ and τ that binary holds exactly (whole numbers,
+        halves…); products split exactly (Dekker) and summed correctly rounded (fsum), so
+        the sign is the exact one. None where that does not hold."""
+        if not self.exact or not state.error.size or np.any(state.error):
+            return None
+        parts = self.exact_parts(state)
+        theta, offset = float(self.threshold), self.margin_offset()
+        nonzero = x[x != 0.0]
+        if not (
+            np.all(written_exactly(nonzero)) and written_exactly(np.array([theta, offset])).all()
+        ):
+            return None
+        terms = [-y * theta, -offset]
+        for weights, sign in parts:
+            p, e = _two_products(weights, x)
+            if np.any((p == 0.0) & (weights * x != 0.0)) or np.any(np.abs(p[p != 0]) < 2.0**-969):
+                return None  # an underflowing product is not split exactly
+            terms += (y * sign * p).tolist() + (y * sign * e).tolist()
+        return math.fsum(terms)
+
+    def exact_parts(self, state: State) -> list[tuple[FloatArray, int]]:
+        """The weight vectors whose signed sum scores (w, +1), or (w⁺, +1), (w⁻, −1)."""
+        return [(self.weights(state), 1)]
+
     def exact_signed(self, state: State, exact: ExactSum, digits: Row, y: int) -> float | None:
         """v = y·s − τ in exact arithmetic: y·(Σ c·b^e − k) − τ = Σ y·c·b^e − (y·k + τ)."""
         if not self.exact:
@@ -124,6 +151,20 @@ class LinearLearner(Learner):
         return exact_power_sum_sign(
             [(y * c, b, e) for c, b, e in terms], y * constant + written(self.margin_offset())
         )
+
+
+def _two_products(w: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """(p, e): p = fl(w·x) entrywise and e = w·x − p exactly (Dekker's split, no FMA)."""
+    split = 134217729.0
+    p = w * x
+    c = split * w
+    w_high = c - (c - w)
+    w_low = w - w_high
+    c2 = split * x
+    x_high = c2 - (c2 - x)
+    x_low = x - x_high
+    e = w_low * x_low - (((p - w_high * x_high) - w_low * x_high) - w_high * x_low)
+    return p, e
 
 
 def additive_terms(

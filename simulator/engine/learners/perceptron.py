@@ -228,6 +228,12 @@ class Perceptron(LinearLearner):
         """w ← w + η y x."""
         return self.add(state, step.x, step.y, step)
 
+    def compiled_family(self) -> tuple[int, float] | None:
+        """Additive (1) with its step η, for the compiled loop (None in batch mode, or for a
+        subclass that learns its own way)."""
+        own = type(self).learn is Perceptron.learn and type(self).add is Perceptron.add
+        return (1, self.step_size()) if own and self.cadence == "mistake" else None
+
     def end_epoch(self, state: State, steps: EpochSteps) -> State | None:
         """Batch: w ← w + η Σ y·x over the epoch's mistakes, added in trial order."""
         rows = np.flatnonzero(steps.mistakes)

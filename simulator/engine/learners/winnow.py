@@ -54,6 +54,15 @@ THRESHOLD = Parameter(
 )
 
 
+def _powers(base: float, exponents: FloatArray) -> FloatArray:
+    """base ** e for each e, by the C library's pow (as the compiled loop computes them;
+    NumPy's vectorised power may round otherwise): once per distinct exponent."""
+    values, inverse = np.unique(exponents, return_inverse=True)
+    powers = np.array([math.pow(base, v) for v in values.tolist()])
+    result: FloatArray = powers[inverse].reshape(exponents.shape)
+    return result
+
+
 def _power_of_two(value: float) -> bool:
     mantissa, _ = math.frexp(value)
     return mantissa == 0.5
@@ -141,8 +150,12 @@ class Winnow(LinearLearner):
 
     def factors(self, x: FloatArray, y: int) -> FloatArray:
         """α^(y x), the multipliers of a mistake on (x, y)."""
-        result: FloatArray = self.promotion ** (y * x)
-        return result
+        return _powers(self.promotion, y * x)
+
+    def compiled_family(self) -> tuple[int, float] | None:
+        """Multiplicative (2) with α, for the compiled loop (None for a subclass that
+        learns its own way)."""
+        return (2, self.promotion) if type(self).learn is Winnow.learn else None
 
     def learn(self, state: State, step: Step) -> State:
         """wᵢ ← wᵢ · α^(y xᵢ)."""
@@ -264,8 +277,14 @@ class BalancedWinnow(Winnow):
 
     def factors(self, x: FloatArray, y: int) -> FloatArray:
         """(α^(y x), α^(−y x)), the multipliers of w⁺ and w⁻."""
-        result: FloatArray = self.promotion ** np.stack((y * x, -y * x))
-        return result
+        return _powers(self.promotion, np.stack((y * x, -y * x)))
+
+    def compiled_family(self) -> tuple[int, float] | None:
+        return (3, self.promotion) if type(self).learn is Winnow.learn else None
+
+    def exact_parts(self, state: State) -> list[tuple[FloatArray, int]]:
+        """w⁺ and w⁻ apart: their difference would round."""
+        return [(state.w[0], 1), (state.w[1], -1)]
 
     def weight_error(self, state: State) -> FloatArray:
         """e_w = (e⁺ + e⁻)(1 + 2u) + 2u|w⁺ − w⁻|: the subtraction rounds once."""

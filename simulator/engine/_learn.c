@@ -1,0 +1,315 @@
+/*
+ * The learning loop of the learners whose update is one of a few families: the whole run of
+ * trials between two things Python must see (a verdict floats cannot decide, a refused
+ * update, the end of a stretch) in compiled code, with the same bits as the learners'
+ * NumPy code (tests/engine check the two trajectories are equal).
+ *
+ *   learn(X, labels, order, cyclic, start, stop, family, rate, theta, offset, tie,
+ *         w, e, counts, largest, stop_at_mistake, budget, out, found, w_before, e_before,
+ *         status) -> int  (trials scored)
+ *
+ * family 1 additive (the perceptron): w += (rate·y)·x;
+ *        2 multiplicative (Winnow): w_j *= pow(rate, y·x_j);
+ *        3 balanced (Balanced Winnow): w = (w⁺, w⁻), w⁺_j *= pow(rate, y·x_j),
+ *          w⁻_j *= pow(rate, -y·x_j), scored with w⁺ − w⁻.
+ * e, the weights' rounding-error bounds, is carried along as learners.perceptron's
+ * propagate_additive_error and learners.winnow's propagate_error do (empty: no bound);
+ * the verdict on v = y·s − offset is decided as _scan.c decides it. counts[i] (when given)
+ * counts the updates of row i. found[] gets the positions of the mistakes; w_before and
+ * e_before the weights before the last update. status[0]: 0 the stretch ended; 1 stopped
+ * after a mistake (stop_at_mistake); 2 the verdict at position status[1] is undecided (v
+ * written as 0; Python decides it exactly and learns from it); 3 the update at position
+ * status[1] would overflow (a weight beyond 1e150, or 0 for the multiplicative families)
+ * and was not made; 4 `budget` updates were made. status[2]: how many mistakes were found.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "_kernels.h"
+
+#define MAX_D 65536
+#define SUM_LIMIT 8796093022208.0  /* 2^43 */
+#define INTEGER_LIMIT 9007199254740992.0 /* 2^53 */
+#define OVERFLOW 1e150
+#define SMALLEST_NORMAL 2.2250738585072014e-308
+
+typedef struct {
+    const double *x;
+    const signed char *y;
+    const Py_ssize_t *order;
+    Py_ssize_t n, d, size; /* rows, features, weights (d, or 2d balanced) */
+    int cyclic, family, tie, bounded, stop_at_mistake;
+    double rate, theta, offset, largest;
+    double *w, *e, *w_before, *e_before;
+    long long *counts;
+    /* derived after each update */
+    double *weff, *eeff, *c;
+    double theta_err, theta_r, bmax;
+    int exact_rate, whole_rate, power_of_two;
+    double log_rate;
+} Run;
+
+/* tie_terms and the bmax of runner.terms for the effective weights. */
+static void refresh(Run *r) {
+    Py_ssize_t d = r->d;
+    if (r->family == 3) {
+        for (Py_ssize_t j = 0; j < d; j++) {
+            r->weff[j] = r->w[j] - r->w[d + j];
+            if (r->bounded) {
+                r->eeff[j] = (r->e[j] + r->e[d + j]) * (1.0 + 2.0 * U) +
+                             2.0 * U * fabs(r->w[j] - r->w[d + j]);
+            }
+        }
+    } else {
+        for (Py_ssize_t j = 0; j < d; j++) {
+            r->weff[j] = r->w[j];
+            if (r->bounded) r->eeff[j] = r->e[j];
+        }
+    }
+    if (!r->bounded) {
+        r->bmax = 0.0;
+        return;
+    }
+    double gamma = (double)d * U / (1.0 - (double)d * U);
+    double inflation = 1.0 + 4.0 * (double)(d + 2) * U;
+    double k1 = (1.0 + 2.0 * U) * inflation, k2 = (gamma + 3.0 * U) * inflation;
+    double total = 0.0;
+    for (Py_ssize_t j = 0; j < d; j++) {
+        r->c[j] = r->eeff[j] * k1 + fabs(r->weff[j]) * k2;
+        total += r->c[j];
+    }
+    r->theta_err = 4.0 * U * fabs(r->theta) + (double)(d + 2) * 4.9406564584124654e-324;
+    r->bmax = 2.0 * (r->largest * total + r->theta_err) * (1.0 + 8.0 * (double)d * U);
+}
+
+/* v of row i, decided: 0 for a tie; *undecided set where even twice the precision cannot
+ * tell (v is then 0, and the exact shadow must decide). */
+static double verdict(const Run *r, Py_ssize_t i, int *undecided) {
+    const double *row = r->x + i * r->d;
+    double s = dot1(row, r->weff, r->d);
+    if (r->theta != 0.0) s -= r->theta;
+    double v = (r->y[i] > 0 ? s : -s) - r->offset;
+    if (fabs(v) <= r->bmax) {
+        double b = fabs(row[0]) * r->c[0];
+        for (Py_ssize_t j = 1; j < r->d; j++) b += fabs(row[j]) * r->c[j];
+        b += r->theta_err;
+        if (fabs(v) <= b) {
+            if (!r->bounded) return 0.0;
+            v = refined(row, r->weff, r->eeff, r->d, r->theta, r->theta_r, r->y[i], r->offset);
+            if (v != v) {
+                *undecided = 1;
+                return 0.0;
+            }
+        }
+    }
+    return v;
+}
+
+/* propagate_additive_error for one weight. */
+static double additive_error(const Run *r, double xj, double wj, double nj, double ej) {
+    double ax = fabs(xj), eta = r->rate;
+    int exact = xj == 0.0;
+    if (!exact && r->exact_rate && fabs(wj) < SUM_LIMIT && fabs(nj) < SUM_LIMIT &&
+        ax * eta < SUM_LIMIT && (wj * 256.0) == floor(wj * 256.0) && written_exactly(xj))
+        exact = 1;
+    if (!exact && r->whole_rate && fabs(wj) < INTEGER_LIMIT && fabs(nj) < INTEGER_LIMIT &&
+        ax * eta < INTEGER_LIMIT && wj == floor(wj) && xj == floor(xj))
+        exact = 1;
+    if (exact) return ej;
+    return ax * (4.0 * U * eta) + fabs(nj) * (2.0 * U) + ej * (1.0 + 4.0 * U);
+}
+
+/* Winnow's propagate_error for one weight, multiplied by m = pow(rate, y·x). */
+static double winnow_error(const Run *r, double xj, double m, double nj, double ej) {
+    int exact = xj == 0.0 ||
+                (r->power_of_two && xj == floor(xj) && fabs(nj) >= SMALLEST_NORMAL);
+    if (exact) return ej * m;
+    return ej * m * (1.0 + 4.0 * U) + U * fabs(nj) * (4.0 + fabs(xj) * (2.0 + 2.0 * r->log_rate));
+}
+
+/* The update of row i with label y into w (and e); 0 if it is refused (not made). */
+static int update(Run *r, Py_ssize_t i, double *nw, double *ne) {
+    const double *row = r->x + i * r->d;
+    double y = (double)r->y[i];
+    Py_ssize_t d = r->d;
+    if (r->family == 1) {
+        double f = r->rate * y;
+        for (Py_ssize_t j = 0; j < d; j++) nw[j] = r->w[j] + f * row[j];
+    } else {
+        for (Py_ssize_t half = 0; half < (r->family == 3 ? 2 : 1); half++) {
+            double sign = half ? -y : y;
+            for (Py_ssize_t j = 0; j < d; j++) {
+                double m = pow(r->rate, sign * row[j]);
+                nw[half * d + j] = r->w[half * d + j] * m;
+                if (r->bounded)
+                    ne[half * d + j] = winnow_error(r, row[j], m, nw[half * d + j],
+                                                    r->e[half * d + j]);
+            }
+        }
+    }
+    for (Py_ssize_t j = 0; j < r->size; j++) {
+        if (!(nw[j] >= -OVERFLOW && nw[j] <= OVERFLOW)) return 0;
+        if (r->family != 1 && nw[j] == 0.0) return 0;
+    }
+    if (r->family == 1 && r->bounded) {
+        for (Py_ssize_t j = 0; j < d; j++) ne[j] = additive_error(r, row[j], r->w[j], nw[j], r->e[j]);
+    }
+    memcpy(r->w_before, r->w, (size_t)r->size * sizeof(double));
+    memcpy(r->w, nw, (size_t)r->size * sizeof(double));
+    if (r->bounded) {
+        memcpy(r->e_before, r->e, (size_t)r->size * sizeof(double));
+        memcpy(r->e, ne, (size_t)r->size * sizeof(double));
+    }
+    return 1;
+}
+
+static Py_ssize_t run_loop(Run *r, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t budget,
+                           double *out, Py_ssize_t *found, Py_ssize_t *status) {
+    double *next_w = (double *)PyMem_Malloc(2 * (size_t)r->size * sizeof(double));
+    if (next_w == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double *next_e = next_w + r->size;
+    Py_ssize_t k = start, made = 0, nfound = 0;
+    status[0] = 0;
+    refresh(r);
+    for (; k < stop; k++) {
+        Py_ssize_t i = r->cyclic ? k : r->order[k];
+        int undecided = 0;
+        double v = verdict(r, i, &undecided);
+        out[k - start] = v;
+        if (undecided) { /* Python decides it exactly, and learns from it */
+            status[0] = 2;
+            status[1] = k;
+            k++;
+            break;
+        }
+        if (!is_mistake(v, r->y[i], r->tie)) continue;
+        found[nfound++] = k;
+        if (v != v || !update(r, i, next_w, next_e)) { /* overflowed: Python stops */
+            status[0] = 3;
+            status[1] = k;
+            k++;
+            break;
+        }
+        if (r->counts != NULL) r->counts[i]++;
+        refresh(r);
+        made++;
+        if (r->stop_at_mistake) {
+            status[0] = 1;
+            k++;
+            break;
+        }
+        if (budget > 0 && made >= budget) {
+            status[0] = 4;
+            k++;
+            break;
+        }
+    }
+    status[2] = nfound;
+    PyMem_Free(next_w);
+    return k - start;
+}
+
+static int buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t itemsize,
+                  const char *name) {
+    int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object, view, flags) < 0) return -1;
+    if (view->itemsize != itemsize) {
+        PyErr_Format(PyExc_TypeError, "learn: %s has items of the wrong size", name);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+#define NBUF 11
+
+static PyObject *learn(PyObject *self, PyObject *args) {
+    PyObject *objects[NBUF];
+    Py_buffer views[NBUF];
+    /* X, labels, order, w, e, counts, out, found, w_before, e_before, status */
+    static const Py_ssize_t sizes[NBUF] = {8, 1, (Py_ssize_t)sizeof(Py_ssize_t), 8, 8, 8, 8,
+                                           (Py_ssize_t)sizeof(Py_ssize_t), 8, 8,
+                                           (Py_ssize_t)sizeof(Py_ssize_t)};
+    static const int writable[NBUF] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const char *names[NBUF] = {"X", "labels", "order", "w", "e", "counts",
+                                      "out", "found", "w_before", "e_before", "status"};
+    Run r;
+    Py_ssize_t start, stop, budget;
+    if (!PyArg_ParseTuple(args, "OOOpnnidddiOOOdpnOOOOO", &objects[0], &objects[1],
+                          &objects[2], &r.cyclic, &start, &stop, &r.family, &r.rate, &r.theta,
+                          &r.offset, &r.tie, &objects[3], &objects[4], &objects[5], &r.largest,
+                          &r.stop_at_mistake, &budget, &objects[6], &objects[7], &objects[8],
+                          &objects[9], &objects[10]))
+        return NULL;
+    int held = 0;
+    Py_ssize_t scored = -1;
+    for (; held < NBUF; held++)
+        if (buffer(objects[held], &views[held], writable[held], sizes[held], names[held]) < 0)
+            goto done;
+    r.size = views[3].len / 8;
+    r.d = r.family == 3 ? r.size / 2 : r.size;
+    r.n = r.d ? views[0].len / 8 / r.d : 0;
+    r.bounded = views[4].len != 0;
+    if (r.d < 1 || r.d > MAX_D || r.family < 1 || r.family > 3 || r.tie < 0 || r.tie > 2 ||
+        views[0].len != r.n * r.d * 8 || views[1].len < r.n ||
+        (r.bounded && views[4].len != views[3].len) || start < 0 || stop < start ||
+        stop > r.n || (!r.cyclic && views[2].len / (Py_ssize_t)sizeof(Py_ssize_t) < stop) ||
+        views[6].len / 8 < stop - start ||
+        views[7].len / (Py_ssize_t)sizeof(Py_ssize_t) < stop - start ||
+        views[8].len != views[3].len || views[9].len != views[4].len ||
+        (views[5].len != 0 && views[5].len != r.n * 8) ||
+        views[10].len < 3 * (Py_ssize_t)sizeof(Py_ssize_t)) {
+        PyErr_SetString(PyExc_ValueError, "learn: buffers of the wrong sizes");
+        goto done;
+    }
+    r.x = (const double *)views[0].buf;
+    r.y = (const signed char *)views[1].buf;
+    r.order = (const Py_ssize_t *)views[2].buf;
+    r.w = (double *)views[3].buf;
+    r.e = (double *)views[4].buf;
+    r.counts = views[5].len ? (long long *)views[5].buf : NULL;
+    r.w_before = (double *)views[8].buf;
+    r.e_before = (double *)views[9].buf;
+    r.exact_rate = written_exactly(r.rate);
+    r.whole_rate = r.exact_rate && r.rate == floor(r.rate);
+    int exponent;
+    r.power_of_two = frexp(r.rate, &exponent) == 0.5;
+    r.log_rate = fabs(log(r.rate));
+    {
+        double gamma = (double)(r.d + 1) * U / (1.0 - (double)(r.d + 1) * U);
+        double inflation = 1.0 + 4.0 * (double)(r.d + 2) * U;
+        r.theta_r = (gamma * gamma * fabs(r.theta)) * inflation + (double)(2 * r.d + 4) *
+                    4.9406564584124654e-324;
+        if (!written_exactly(r.theta))
+            r.theta_r = ((U * (1.0 + 2.0 * U) * fabs(r.theta)) + gamma * gamma * fabs(r.theta)) *
+                            inflation +
+                        (double)(2 * r.d + 4) * 4.9406564584124654e-324;
+    }
+    double *scratch = (double *)PyMem_Malloc(3 * (size_t)r.d * sizeof(double));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    r.weff = scratch;
+    r.eeff = scratch + r.d;
+    r.c = scratch + 2 * r.d;
+    scored = run_loop(&r, start, stop, budget, (double *)views[6].buf, (Py_ssize_t *)views[7].buf,
+                      (Py_ssize_t *)views[10].buf);
+    PyMem_Free(scratch);
+done:
+    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    return scored < 0 ? NULL : PyLong_FromSsize_t(scored);
+}
+
+static PyMethodDef methods[] = {
+    {"learn", learn, METH_VARARGS,
+     "Score, decide and learn from trials until Python must see one (_learn.c)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_learn", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__learn(void) { return PyModule_Create(&module); }
