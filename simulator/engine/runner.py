@@ -255,11 +255,16 @@ class Runner(Judge):
                 continue
             if code == 3:  # the mistake's update overflowed: the learner says why
                 self._refused(live, segment, scan, at, leg)
-            if code == 4 and leg.deadline is not None and time.perf_counter() < leg.deadline:
-                if leg.update_budget is None or live.updates - scan.updates < leg.update_budget:
-                    continue
+            if code == 4 and self._time_left(live, scan, leg):
+                continue
             break
         return True
+
+    @staticmethod
+    def _time_left(live: Live, scan: _Scan, leg: Leg) -> bool:
+        """Whether a stretch paused at an update for its deadline may go on."""
+        within = leg.update_budget is None or live.updates - scan.updates < leg.update_budget
+        return leg.deadline is not None and time.perf_counter() < leg.deadline and within
 
     def _take_compiled(
         self, live: Live, scan: _Scan, positions: NDArray[np.intp], made: int,
