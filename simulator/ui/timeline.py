@@ -12,10 +12,13 @@ the current trial are black; those of the recorded future (after a rewind) grey.
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import NDArray
 from PySide6.QtCore import (
-    QElapsedTimer,
     QObject,
     QRect,
     QRectF,
@@ -69,38 +72,62 @@ def tick_counts(
 
 
 class SeekThrottle(QObject):
-    """Coalesces a burst of requests: at most one per interval; the last value always wins."""
+    """Coalesces a burst of requests: at most one per interval; the last value always wins.
+
+    `timer` only wakes the throttle; whether a request is due is read from `clock`
+    (seconds), so a test drives time with its own clock and `timer.timeout.emit()`."""
 
     fired = Signal(int)
 
-    def __init__(self, interval_ms: int = SEEK_INTERVAL_MS, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        interval_ms: int = SEEK_INTERVAL_MS,
+        parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(parent)
         self.interval_ms = interval_ms
+        self.clock = clock
         self._pending: int | None = None
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self._fire)
-        self._since = QElapsedTimer()
+        self._fired_at: float | None = None
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.timeout.connect(self._on_timeout)
 
     @property
     def pending(self) -> int | None:
         return self._pending
 
+    def wait_ms(self) -> int:
+        """How long the next request must wait for its turn (0: it may fire now)."""
+        if self._fired_at is None:
+            return 0
+        left = self.interval_ms / 1000 - (self.clock() - self._fired_at)
+        return max(0, math.ceil(left * 1000))
+
     def request(self, value: int) -> None:
         self._pending = value
-        if not self._timer.isActive():
-            waited = self._since.elapsed() if self._since.isValid() else self.interval_ms
-            self._timer.start(max(0, self.interval_ms - int(waited)))
+        if not self.timer.isActive():
+            self.timer.start(self.wait_ms())
 
     def flush(self) -> None:
         """Fire the pending request now (e.g. when the slider is released)."""
-        self._timer.stop()
+        self.timer.stop()
         self._fire()
+
+    def _on_timeout(self) -> None:
+        self.timer.stop()  # as after a real timeout, also when a test emits it
+        wait = self.wait_ms()
+        if wait and self._pending is not None:
+            self.timer.start(wait)  # woken early (a coarse timer, or a test's own clock)
+        else:
+            self._fire()
 
     def _fire(self) -> None:
         value, self._pending = self._pending, None
         if value is not None:
-            self._since.start()
+            self._fired_at = self.clock()
             self.fired.emit(value)
 
 

@@ -4,9 +4,11 @@ start). A subprocess is kept for what only a process shows: main.py itself, no d
 signals, file-size limits."""
 
 import contextlib
+import ctypes
 import io
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -158,18 +160,7 @@ def interrupt_exports(base, plans, trials=60, parallel=4):
             )  # fmt: skip
             sign = folder / "f" if moment == STARTING else folder / "f" / f"frame_{moment:05d}.png"
             batch.append([run, signum, sign, process, False])
-        give_up = time.monotonic() + 120
-        while time.monotonic() < give_up and not all(plan[4] for plan in batch):
-            for plan in batch:
-                _, signum, sign, process, sent = plan
-                if sent:
-                    continue
-                if sign.exists():
-                    process.send_signal(signum)
-                    plan[4] = True
-                elif process.poll() is not None:
-                    plan[4] = True  # it ended before: checked below like the others
-            time.sleep(0.002)
+        _signal_at_moments(batch)
         for run, signum, _, process, _ in batch:
             folder = base / f"run{run}"
             try:
@@ -182,6 +173,66 @@ def interrupt_exports(base, plans, trials=60, parallel=4):
             interrupted += process.returncode == 128 + signum
             problems += _check_interrupted(run, signum, process.returncode, stderr, folder, trials)
     return problems, interrupted
+
+
+def _signal_at_moments(batch, give_up=120.0):
+    """Send each plan [run, signum, sign, process, sent] its signal once its sign (a folder
+    or a frame) exists; a process that ends first is marked sent and checked like the
+    others. Woken by the kernel, never by a clock: inotify says a file appeared in a
+    watched folder (the run folder, then its frame folder), a pidfd that a process ended.
+    `give_up` seconds is only a safety net. Linux, as are these signal tests."""
+    with contextlib.ExitStack() as stack:
+        notify = _inotify_init()
+        stack.callback(os.close, notify)
+        ends = {}
+        for plan in batch:
+            ends[id(plan)] = os.pidfd_open(plan[3].pid)
+            stack.callback(os.close, ends[id(plan)])
+        watched = set()
+        deadline = time.monotonic() + give_up
+        while True:
+            waiting = [plan for plan in batch if not plan[4]]
+            for plan in waiting:
+                _, signum, sign, process, _ = plan
+                for folder in (sign.parent, sign.parent.parent):
+                    if folder not in watched and folder.is_dir():
+                        _inotify_watch(notify, folder)  # before looking: no appearance missed
+                        watched.add(folder)
+                if sign.exists():
+                    process.send_signal(signum)
+                    plan[4] = True
+                elif process.poll() is not None:
+                    plan[4] = True  # it ended before
+            waiting = [plan for plan in waiting if not plan[4]]
+            left = deadline - time.monotonic()
+            if not waiting or left <= 0:
+                return
+            ready, _, _ = select.select([notify, *(ends[id(p)] for p in waiting)], [], [], left)
+            if notify in ready:
+                _inotify_drain(notify)
+
+
+_IN_MOVED_TO, _IN_CREATE = 0x80, 0x100
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _inotify_init():
+    fd = _libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "inotify_init1")
+    return fd
+
+
+def _inotify_watch(fd, folder):
+    """Events on `fd` when a file or folder is created in, or renamed into, `folder`."""
+    if _libc.inotify_add_watch(fd, os.fsencode(folder), _IN_CREATE | _IN_MOVED_TO) < 0:
+        raise OSError(ctypes.get_errno(), f"inotify_add_watch {folder}")
+
+
+def _inotify_drain(fd):
+    with contextlib.suppress(BlockingIOError):
+        while os.read(fd, 65536):
+            pass
 
 
 def _check_interrupted(run, signum, status, stderr, folder, trials):

@@ -178,6 +178,7 @@ def test_an_unreadable_leftover_is_kept_aside(qtbot, dialogs, data_folder):
 _CRASHING_SESSION = textwrap.dedent(
     """
     import os, sys
+    from PySide6.QtCore import QEventLoop
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
     from simulator.engine import Settings, load_preset
@@ -187,10 +188,13 @@ _CRASHING_SESSION = textwrap.dedent(
     window.controller.add_point(0.25, -0.5, 1)
     window.controller.simulation.run(4321, until_converged=False)
     window.controller.step()
+    timer = window.autosaver.timer
+    assert timer.isActive() and timer.interval() <= 5000  # the changes armed it
     done = []
     window.autosaver.written.connect(done.append)
-    while not done:  # the autosave's own timer fires; nothing here forces it
-        app.processEvents()
+    timer.timeout.emit()  # what it does when it fires
+    while not done:  # the write ends on a worker; its signal wakes this loop
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
     print(window.controller.simulation.trials, flush=True)
     os._exit(1)  # a crash: no close, no cleanup
     """
@@ -337,5 +341,6 @@ def test_closing_waits_at_most_a_moment_for_a_write_in_flight(
     window.controller.undo_stack.setClean()
     assert window.close()  # returns though the write is still in flight
     assert told == ["Autosave still being written; it stays for the next start."]
-    release.set()
-    qtbot.waitUntil((data_folder / AUTOSAVE_NAME).exists, timeout=10_000)
+    with qtbot.waitSignal(window.autosaver.written, timeout=10_000):
+        release.set()  # the write ends on its worker
+    assert (data_folder / AUTOSAVE_NAME).exists()

@@ -6,6 +6,7 @@ import pytest
 from simulator.app.autosave import AUTOSAVE_NAME
 from simulator.engine import load_preset
 from simulator.ui import MainWindow
+from tests.helpers.driven import deliver_posted_events
 
 
 def started(qtbot):
@@ -16,13 +17,15 @@ def started(qtbot):
 
 
 def work_and_close(qtbot, win):
-    """Changes that would be autosaved, the timer firing, then closing: nothing raises."""
+    """Changes that would be autosaved, the timer firing, then closing: nothing raises,
+    nothing is written, and nothing is left to retry later."""
     c = win.controller
     c.set_dataset(load_preset("or"))
     for _ in range(3):
         c.step()
         win.autosaver.timer.timeout.emit()
-        qtbot.wait(20)
+        deliver_posted_events()
+        assert not win.autosaver.writing and not win.autosaver.timer.isActive()
     c.undo_stack.setClean()
     win.close()
 

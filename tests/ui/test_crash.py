@@ -94,16 +94,17 @@ def test_one_dialog_for_a_burst_of_errors_and_a_report(
 
     storm = QTimer(window)
     storm.timeout.connect(broken)
-    storm.start(0)
-    qtbot.waitUntil(lambda: last_resort.errors >= 150, timeout=20_000)
-    storm.stop()
+    # The first error saves the points at once, on a worker: wait for that write to end.
+    with qtbot.waitSignal(window.autosaver.written, timeout=10_000):
+        for _ in range(150):
+            storm.timeout.emit()  # as the event loop would, 150 times
+    assert last_resort.errors == len(errors) == 150
     shown = [d for d in dialogs.shown if d[0] == "critical"]
     assert len(shown) == 1 and shown[0][1] == "Something went wrong"
     assert "ZeroDivisionError: from a timer" in shown[0][2] and "points are kept" in shown[0][2]
     assert not c.running  # a failing timer does not fail again and again
     assert c.dataset == load_preset("noisy")
     autosave = data_folder / AUTOSAVE_NAME  # the last resort saved the points
-    qtbot.waitUntil(autosave.exists, timeout=10_000)
     assert load_session(autosave).dataset == load_preset("noisy")
     report = last_resort.report_path
     assert report is not None and report.parent == data_folder
@@ -114,9 +115,14 @@ def test_one_dialog_for_a_burst_of_errors_and_a_report(
     assert text.count("and another ZeroDivisionError") == 100
     assert "internal errors, the last ZeroDivisionError" in window.statusBar().currentMessage()
     # Later, once the quiet period is over, a new error gets a dialog and a report again.
-    last_resort.now[0] += QUIET_SECONDS + 1
-    QTimer.singleShot(0, lambda: c.simulation.run(-1))  # a ValueError inside the event loop
-    qtbot.waitUntil(lambda: len([d for d in dialogs.shown if d[0] == "critical"]) == 2)
+    last_resort.now[0] += QUIET_SECONDS - 1
+    late = QTimer(window)
+    late.timeout.connect(lambda: c.simulation.run(-1))  # a ValueError from a timer
+    late.timeout.emit()
+    assert len([d for d in dialogs.shown if d[0] == "critical"]) == 1  # still quiet
+    last_resort.now[0] += 2
+    late.timeout.emit()
+    assert len([d for d in dialogs.shown if d[0] == "critical"]) == 2
     assert last_resort.report_path != report
 
 

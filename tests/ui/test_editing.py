@@ -5,6 +5,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from simulator.engine import Dataset, load_preset
+from tests.helpers.driven import deliver_posted_events
 from tests.ui.conftest import click, drag, view_pos
 
 
@@ -337,8 +338,8 @@ def test_opening_runs_on_a_worker_and_cancel_keeps_the_points(qtbot, tmp_path, w
     assert window.controller.dataset == load_preset("or")
     assert "cancelled" in window.statusBar().currentMessage()
     gate.set()
-    QThreadPool.globalInstance().waitForDone()
-    qtbot.wait(1)  # the late result arrives and is dropped
+    QThreadPool.globalInstance().waitForDone()  # the worker has returned its result
+    deliver_posted_events()  # what it posted arrives, and is dropped
     assert window.controller.dataset == load_preset("or")
 
 

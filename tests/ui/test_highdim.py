@@ -10,6 +10,7 @@ from PySide6.QtGui import QFontInfo
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.lab import disjunction_stream, hidden_disjunction
 from simulator.ui import MainWindow, style
+from tests.helpers.driven import deliver_posted_events, finish
 
 
 def twenty_coordinates(tmp_path):
@@ -73,7 +74,7 @@ def test_running_and_rewinding_in_the_high_dimensional_view(qtbot, window, tmp_p
     window.open_file(path)
     c = window.controller
     c.run()
-    qtbot.waitUntil(lambda: not c.running, timeout=60_000)
+    finish(c)
     assert c.simulation.converged
     x, k = window.high_dim.k_curve.getData()
     assert (x[-1], k[-1]) == (c.simulation.trials, c.simulation.mistakes)
@@ -102,7 +103,7 @@ def test_winnow_on_the_15_859_preset_shows_its_or_and_the_notes_bound(qtbot, win
     variables = hidden_disjunction(64, 3, 0)
     assert ", ".join(f"x{v}" for v in variables) in view.note.text()
     c.run()
-    qtbot.waitUntil(lambda: not c.running, timeout=60_000)
+    finish(c)
     sim = Simulation(load_preset("disjunction"), "winnow", bias=False)
     sim.run(10**6)
     assert c.simulation.converged and c.simulation.mistakes == sim.mistakes
@@ -169,8 +170,9 @@ def test_the_timeline_goes_with_the_high_dimensional_view(qtbot, window):
     for _ in range(5):
         window.controller.step()
     assert slider.maximum() == 5 and slider.value() == 5
-    slider.setValue(2)  # the timeline seeks here as under the plane
-    qtbot.waitUntil(lambda: window.controller.simulation.trials == 2)
+    slider.setValue(2)  # the timeline seeks here as under the plane, when its timer fires
+    window.time.timeline.throttle.timer.timeout.emit()
+    assert window.controller.simulation.trials == 2
     x, _ = window.high_dim.k_curve.getData()
     assert x[-1] == 2
     window.load_preset("or")
@@ -217,7 +219,7 @@ def _high_dim_window(qtbot, settings, presentation, charts):
     window.time.area_action.setChecked(charts)
     window.controller.simulation.run(39)
     window.controller.step()
-    qtbot.wait(20)
+    deliver_posted_events()
     return window
 
 
@@ -255,7 +257,7 @@ def test_the_header_has_presentation_type_and_the_bars_keep_their_room(qtbot):
     view = window.high_dim
     normal = QFontInfo(view.note.font()).pixelSize()
     window.presentation_action.setChecked(True)
-    qtbot.wait(20)
+    deliver_posted_events()
     assert QFontInfo(view.note.font()).pixelSize() == style.PRESENTATION_NOTE_PX > normal
     assert "64 coordinates" in view.note.text() and _whole(view.note)
     # At 1024×768 with the charts shown, the bars stay on screen, with room to read.

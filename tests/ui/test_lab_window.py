@@ -29,11 +29,11 @@ def lab(qtbot, window):
 
 
 def finish(qtbot, lab):
-    """Wait (event loop running) until the lab's worker thread has ended."""
-    worker = lab.worker
-    assert worker is not None
-    with qtbot.waitSignal(worker.finished, timeout=WAIT_MS):
-        pass
+    """Wait (event loop running) until the lab has taken its worker's `finished` signal.
+
+    Not `waitSignal(worker.finished)` entered now: a small plan's thread may already have
+    emitted it. `running` turns False only in the slot that signal reaches."""
+    assert lab.worker is not None
     qtbot.waitUntil(lambda: not lab.running, timeout=WAIT_MS)
 
 

@@ -11,6 +11,7 @@ from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.presets import noisy
 from simulator.ui import MainWindow
 from simulator.ui.ledger import COLUMNS
+from tests.helpers.driven import deliver_posted_events
 
 # Two points, perceptron, η = 1, bias, cyclic, w₀ = 0, worked by hand:
 #   t  x          y   s = w·x  verdict        w after
@@ -158,7 +159,7 @@ def test_a_long_history_is_read_only_where_it_is_shown(qtbot):
     c.step()
     model = win.time.ledger.model
     assert model.rowCount() == 200_000
-    qtbot.wait(10)
+    deliver_posted_events()  # the table paints the rows on screen
     view = win.time.ledger.view
     assert model.fetches <= 2  # only the rows on screen were replayed
     view.scrollToBottom()

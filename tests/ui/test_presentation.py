@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel
 from simulator.engine import Settings, load_preset
 from simulator.ui import style
 from simulator.ui.panels import ValueLabel
+from tests.helpers.driven import deliver_posted_events
 
 SIZES = [(1024, 768), (1920, 1080)]
 VALUES = (
@@ -69,7 +70,7 @@ def on_screen(window, widget) -> bool:
 def settle(qtbot, window, size):
     window.resize(*size)
     qtbot.waitUntil(lambda: window.size().width() == size[0])
-    qtbot.wait(20)
+    deliver_posted_events()
 
 
 @pytest.mark.parametrize("presentation", [False, True])

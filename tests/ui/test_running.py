@@ -8,14 +8,7 @@ from PySide6.QtCore import Qt
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.presets import separable
-
-
-def finish(controller, ticks=10_000):
-    """Drive the run tick by tick until it stops (no waiting on the clock)."""
-    while controller.running and ticks:
-        controller.advance(1)
-        ticks -= 1
-    assert not controller.running
+from tests.helpers.driven import finish
 
 
 def test_defaults_of_a_new_window(window):
@@ -139,7 +132,7 @@ def test_reset_goes_back_to_trial_zero_and_keeps_the_points(qtbot, window):
 def test_divergence_pauses_with_a_message(qtbot, window):
     window.controller.set_dataset(load_preset("iris"))
     window.controller.set_settings(Settings(algorithm="adaline", learning_rate=0.5))
-    with qtbot.waitSignal(window.controller.problem, timeout=5000) as blocker:
+    with qtbot.waitSignal(window.controller.problem) as blocker:  # told within the ticks
         window.controller.run()
         finish(window.controller)
     assert "diverged" in blocker.args[0] and "η = 0.5 is too large" in blocker.args[0]

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.ui import MainWindow
 from simulator.ui.timeline import SeekThrottle, tick_counts
+from tests.helpers.driven import ManualClock, deliver_posted_events
 
 
 @pytest.fixture
@@ -75,16 +76,21 @@ def test_a_burst_of_slider_moves_seeks_once_and_the_last_position_wins(qtbot, le
     slider.setSliderDown(False)
     assert len(frames) == 1 and c.simulation.trials == 37
     assert c.simulation.weights.tolist() == replayed(c.dataset, c.settings, 37).weights.tolist()
-    qtbot.wait(80)  # nothing left in the throttle fires later
+    deliver_posted_events()
+    throttle = lesson.time.timeline.throttle
+    assert not throttle.timer.isActive() and throttle.pending is None  # nothing fires later
     assert len(frames) == 1 and slider.value() == 37
 
 
-def test_while_dragging_a_seek_fires_from_the_event_loop_and_frames_leave_the_handle(qtbot, lesson):
+def test_while_dragging_a_seek_fires_from_the_timer_and_frames_leave_the_handle(lesson):
     c = lesson.controller
+    throttle = lesson.time.timeline.throttle
     slider = lesson.time.timeline.slider
     slider.setSliderDown(True)
     slider.setValue(50)
-    qtbot.waitUntil(lambda: c.simulation.trials == 50, timeout=2000)
+    assert c.simulation.trials == 100 and throttle.timer.isActive()  # not yet: the timer's
+    throttle.timer.timeout.emit()  # as the event loop does, still dragging
+    assert c.simulation.trials == 50
     slider.setValue(20)  # the user moved on; a frame for 50 must not pull the handle back
     lesson.time.show_frame(c.frame)
     assert slider.value() == 20
@@ -103,12 +109,40 @@ def test_the_throttle_coalesces_requests_and_fires_the_last():
     assert fired == [2]
 
 
-def test_seeking_pauses_a_run(qtbot, lesson):
+def test_the_throttle_fires_at_most_once_an_interval_by_its_clock(qapp):
+    clock = ManualClock()
+    throttle = SeekThrottle(interval_ms=32, clock=clock)
+    fired = []
+    throttle.fired.connect(fired.append)
+    throttle.request(5)
+    assert throttle.timer.isActive() and throttle.timer.interval() == 0  # the first: at once
+    throttle.timer.timeout.emit()
+    assert fired == [5] and not throttle.timer.isActive()
+    clock.advance(1 / 128)  # 7.8 ms later: 24.2 ms to go
+    throttle.request(6)
+    throttle.request(7)
+    assert throttle.timer.isActive() and throttle.timer.interval() == 25
+    throttle.timer.timeout.emit()  # woken early: waits on, nothing fires
+    assert fired == [5] and throttle.timer.isActive() and throttle.pending == 7
+    clock.advance(3 / 128)  # 31.25 ms after the first: still not due
+    throttle.timer.timeout.emit()
+    assert fired == [5] and throttle.timer.interval() == 1
+    clock.advance(1 / 128)
+    throttle.timer.timeout.emit()
+    assert fired == [5, 7] and not throttle.timer.isActive() and throttle.pending is None
+    throttle.timer.timeout.emit()  # nothing pending: nothing fires
+    assert fired == [5, 7]
+    throttle.timer.stop()
+
+
+def test_seeking_pauses_a_run(lesson):
     c = lesson.controller
     c.set_dataset(load_preset("noisy"))
+    c.clock, c.tick_budget = ManualClock(), math.inf  # exactly the trials the clock allows
+    c.set_speed(1024)
     c.run()
-    qtbot.waitUntil(lambda: c.simulation.trials > 200, timeout=5000)
-    assert c.running
+    c.clock.advance(1 / 4)
+    assert c.advance(1) == 256 and c.running
     drag_to(lesson, 50)
     assert not c.running and c.simulation.trials == 50
     assert not lesson.controls.run_button.isChecked()
