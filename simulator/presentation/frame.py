@@ -92,6 +92,15 @@ class Frame:
         )
 
     @property
+    def curved(self) -> bool:
+        """Whether the boundary is a curve in the plane (a feature map, a kernel, a vote)."""
+        return (
+            self.learner.curved
+            or self.settings.features != "linear"
+            or (self.settings.preprocessing == "unit" and self.learner.threshold != 0)
+        )
+
+    @property
     def boundary(self) -> InputLine | None:
         return self.line("boundary")
 

@@ -34,7 +34,9 @@ from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent, QPen, QPoly
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidget
 
 from simulator.engine import Dataset, InputLine
+from simulator.engine.drawables import LevelSet
 from simulator.presentation.frame import Frame
+from simulator.presentation.level_sets import grid_size, level_segments, region_classes, sample
 from simulator.ui import style
 from simulator.ui.arrow_item import VectorItem
 from simulator.ui.legend_item import LegendBox, LegendEntry
@@ -169,6 +171,7 @@ class PlotView(pg.PlotWidget):
         self._fitted_size = (0.0, 0.0)  # the plot's size in pixels then
         self._detail: tuple[float, bool] | None = None
         self._drawn: dict[int, InputLine | None] = {}
+        self._sample_cache: tuple[object, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self._axis_names: tuple[str, ...] | None = None
         self._menu: QMenu | None = None
         self._menu_point = 0
@@ -188,11 +191,18 @@ class PlotView(pg.PlotWidget):
             shade.setPen(QPen(Qt.PenStyle.NoPen))
             shade.setBrush(QBrush(colour))
         self._radius = pg.PlotCurveItem()
-        self._band = [pg.InfiniteLine(angle=0) for _ in range(2)]
-        self._separator = pg.InfiniteLine(angle=0)
-        self._previous = pg.InfiniteLine(angle=0)
-        self._least_squares = pg.InfiniteLine(angle=0)
-        self._boundary = pg.InfiniteLine(angle=0)
+        # One line and one curve (a level set, drawn as segments) per role of a drawable.
+        self._lines = {role: pg.InfiniteLine(angle=0) for role in style.ROLES}
+        self._curves = {role: pg.PlotCurveItem(connect="pairs") for role in style.ROLES}
+        self._regions = pg.ImageItem()
+        self._band = [self._lines["margin-low"], self._lines["margin-high"]]
+        self._separator = self._lines["separator"]
+        self._previous = self._lines["previous"]
+        self._least_squares = self._lines["least-squares"]
+        self._boundary = self._lines["boundary"]
+        layer = {z: [] for z in (0, 1, 2)}
+        for role, look in style.ROLES.items():
+            layer[look.z] += [self._lines[role], self._curves[role]]
         # Glyphs, sizes and pens of the point layers: set by _set_detail and _apply_style.
         self._positive = GlyphLayer(style.positive_symbol(), point_size)
         self._negative = GlyphLayer(style.negative_symbol(), point_size)
@@ -212,12 +222,12 @@ class PlotView(pg.PlotWidget):
         for z, graphics in enumerate(
             (
                 (self._grid,),
-                (self._shade_positive, self._shade_negative),
+                (self._shade_positive, self._shade_negative, self._regions),
                 (self._positive, self._negative),
                 (self._numbers, self._mistakes),
-                (self._radius, *self._band),
-                (self._separator, self._previous, self._previous_arrow, self._least_squares),
-                (self._boundary,),
+                (self._radius, *layer[0]),
+                (*layer[1], self._previous_arrow),
+                tuple(layer[2]),
                 (self._w_arrow,),
                 (self._selection, self._current, self._ghost),
                 (self._hint, self._edge_marker),
@@ -261,16 +271,9 @@ class PlotView(pg.PlotWidget):
         """Pens, glyphs and fonts for the current scale (normal or presentation)."""
         k, size = self.line_scale, self.point_size
         self._radius.setPen(_pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))
-        for band in self._band:
-            band.setPen(_pen(style.SEPARATOR, 1.5 * k, style.BAND_DASH))
-        self._separator.setPen(_pen(style.SEPARATOR, 2.5 * k, style.SEPARATOR_DASH))
-        self._previous.setPen(_pen(style.PREVIOUS, 2 * k, style.PREVIOUS_DASH))
-        self._least_squares.setPen(
-            _pen(
-                style.LEAST_SQUARES, 2.5 * k, Qt.PenStyle.CustomDashLine, style.LEAST_SQUARES_DASHES
-            )
-        )
-        self._boundary.setPen(_pen(style.BOUNDARY, 3 * k, style.BOUNDARY_DASH))
+        for role in style.ROLES:
+            self._lines[role].setPen(self._role_pen(role))
+            self._curves[role].setPen(self._role_pen(role))
         self._previous_arrow.set_style(
             width=2 * k, head=14 * k, font_px=0, halo=False, dash=style.PREVIOUS_DASH
         )
@@ -310,6 +313,17 @@ class PlotView(pg.PlotWidget):
         self._legend_key = None
         if self._frame is not None:
             self.show_frame(self._frame)
+
+    def _role_pen(self, role: str) -> QPen:
+        look = style.ROLES[role]
+        return _pen(look.colour, look.width * self.line_scale, look.dash, look.dashes or None)
+
+    def _role_shown(self, role: str) -> bool:
+        """Whether the view toggles let `role` show."""
+        toggle = style.ROLES[role].toggle
+        return toggle is None or bool(
+            {"separator": self._show_separator, "least_squares": self._show_least_squares}[toggle]
+        )
 
     def _paint_current_style(self, mistake: bool) -> None:
         symbol, size, pen = self._current_styles[mistake]
@@ -380,15 +394,9 @@ class PlotView(pg.PlotWidget):
             self._current.set_points(np.array([trial.point], dtype=float))
         else:
             self._current.set_points(np.empty((0, 2)))
-        self._set_line(self._boundary, frame.boundary)
-        self._set_line(self._previous, frame.previous_boundary)
-        self._set_line(self._separator, frame.separator if self._show_separator else None)
-        for line, band in zip(self._band, frame.margin_lines or (None, None), strict=True):
-            self._set_line(line, band if self._show_separator else None)
-        self._set_line(
-            self._least_squares,
-            frame.least_squares_line if self._show_least_squares else None,
-        )
+        for role, line in self._lines.items():
+            self._set_line(line, frame.line(role) if self._role_shown(role) else None)
+        self._place_curves()
         curve = frame.radius_curve
         if self._show_radius and curve is not None:
             self._radius.setData(curve[:, 0], curve[:, 1])
@@ -442,11 +450,9 @@ class PlotView(pg.PlotWidget):
 
     def _hide_geometry(self) -> None:
         for graphic in (
-            self._boundary,
-            self._previous,
-            self._separator,
-            *self._band,
-            self._least_squares,
+            *self._lines.values(),
+            *self._curves.values(),
+            self._regions,
             self._radius,
             self._w_arrow,
             self._previous_arrow,
@@ -465,6 +471,7 @@ class PlotView(pg.PlotWidget):
         self._place_grid()
         self._place_hint()
         self._place_arrow()
+        self._place_curves()
         self._place_shading()
 
     def _place_grid(self) -> None:
@@ -509,13 +516,8 @@ class PlotView(pg.PlotWidget):
 
     def drawn_line(self, name: str) -> tuple[np.ndarray, np.ndarray] | None:
         """A line as drawn, (a point on it, its unit direction), or None when hidden.
-        `name`: "boundary", "previous", "separator", "least_squares"."""
-        line = {
-            "boundary": self._boundary,
-            "previous": self._previous,
-            "separator": self._separator,
-            "least_squares": self._least_squares,
-        }[name]
+        `name`: a role ("boundary", "previous", "separator", "least-squares", …)."""
+        line = self._lines[name.replace("_", "-")]
         if not line.isVisible():
             return None
         angle = math.radians(line.angle)
@@ -578,10 +580,66 @@ class PlotView(pg.PlotWidget):
             if item.isVisible() != (item in shown):
                 item.setVisible(item in shown)
 
+    def _level_sets(self) -> dict[str, LevelSet]:
+        frame = self._frame
+        if frame is None:
+            return {}
+        return {d.role: d for d in frame.drawables if isinstance(d, LevelSet)}
+
+    def _sampled(self, drawable: LevelSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The drawable's score on a grid over the view (and a little beyond), cached while
+        neither the drawable nor the view changes."""
+        box = self.view_box().grown(0.05)
+        cells = grid_size(self.getPlotItem().vb.width())
+        key = (drawable, box, cells)
+        if self._sample_cache is None or self._sample_cache[0] != key:
+            grid = sample(drawable.score, (box.x0, box.x1, box.y0, box.y1), cells)
+            self._sample_cache = (key, grid)
+        return self._sample_cache[1]
+
+    def _place_curves(self) -> None:
+        """The frame's curved drawables: each level set traced over the view."""
+        wanted = self._level_sets()
+        for role, curve in self._curves.items():
+            drawable = wanted.get(role)
+            if drawable is None or not self._role_shown(role):
+                if curve.isVisible():
+                    curve.hide()
+                continue
+            xs, ys, values = self._sampled(drawable)
+            segments = level_segments(xs, ys, values, drawable.level)
+            curve.setData(segments[:, :, 0].ravel(), segments[:, :, 1].ravel())
+            curve.show()
+
+    def drawn_curve(self, role: str) -> np.ndarray | None:
+        """A level set as drawn: its segments' end points, (m, 2), or None when hidden."""
+        curve = self._curves[role]
+        if not curve.isVisible():
+            return None
+        x, y = curve.getData()
+        return np.column_stack((x, y)) if x is not None else np.zeros((0, 2))
+
+    def _place_regions(self) -> bool:
+        """Shade the plane by the sign of a curved boundary's score; whether it did."""
+        boundary = self._level_sets().get("boundary")
+        if not self._show_shading or boundary is None:
+            self._regions.hide()
+            return False
+        xs, ys, values = self._sampled(boundary)
+        classes = region_classes(values)
+        image = np.zeros(classes.shape + (4,), dtype=np.uint8)
+        for sign, colour in ((1, style.POSITIVE_REGION), (-1, style.NEGATIVE_REGION)):
+            image[classes == sign] = (colour.red(), colour.green(), colour.blue(), colour.alpha())
+        self._regions.setImage(np.swapaxes(image, 0, 1), levels=None)
+        self._regions.setRect(QRectF(xs[0], ys[0], xs[-1] - xs[0], ys[-1] - ys[0]))
+        self._regions.show()
+        return True
+
     def _place_shading(self) -> None:
         frame = self._frame
         line = frame.boundary if frame is not None else None
-        if not self._show_shading or line is None:
+        curved = self._place_regions()
+        if not self._show_shading or line is None or curved:
             self._shade_positive.hide()
             self._shade_negative.hide()
             return
@@ -601,17 +659,28 @@ class PlotView(pg.PlotWidget):
 
     # -- the legend -------------------------------------------------------------------------
 
-    def _update_legend(self) -> None:
+    def _drawn_roles(self) -> tuple[tuple[str, bool], ...]:
+        """The roles the legend names, each with whether it is a line: the learner's own
+        (whether drawn yet or not, so the legend does not reflow as a run starts) and the
+        theory's the view toggles show."""
         frame = self._frame
-        least_squares = (
-            self._show_least_squares and frame is not None and frame.least_squares is not None
+        if frame is None:
+            return ()
+        own = set(frame.learner.roles)
+        theory = {d.role for d in frame.drawables if d.role not in own}
+        line = not frame.curved
+        return tuple(
+            (role, line or role not in own)
+            for role in style.ROLES
+            if (role in own or role in theory) and self._role_shown(role)
         )
+
+    def _update_legend(self) -> None:
         key = (
             self._presentation,
-            self._show_separator,
             self._show_radius,
             self._show_shading,
-            least_squares,
+            self._drawn_roles(),
             self._detail,
         )
         if key == self._legend_key:
@@ -631,10 +700,8 @@ class PlotView(pg.PlotWidget):
         self._legend.set_entries(self._legend_entries(glyph_px), pixel_size=text_px)
 
     def _legend_entries(self, glyph_px: float) -> tuple[LegendEntry, ...]:
-        frame = self._frame
-        least_squares = (
-            self._show_least_squares and frame is not None and frame.least_squares is not None
-        )
+        """An entry for the classes, for each role drawn (named by `style.ROLES`), w when the
+        boundary is a line, the marks, and the toggled geometry."""
         # Samples no taller than the text, so a column of them fits beside the data of a
         # short plot (the ring and diamond of the trial are larger on the plane itself).
         k, size = self.line_scale, min(self.point_size, glyph_px)
@@ -645,10 +712,17 @@ class PlotView(pg.PlotWidget):
                     render_glyph(style.positive_symbol(), size, None, QBrush(style.POSITIVE)),
                     render_glyph(style.negative_symbol(), size, None, QBrush(style.NEGATIVE)),
                 ),
-            ),
-            LegendEntry("boundary w·x = θ", pen=_pen(style.BOUNDARY, 3 * k)),
-            LegendEntry("w (normal)", arrow=style.WEIGHT),
-            LegendEntry("before the update", pen=_pen(style.PREVIOUS, 2 * k, style.PREVIOUS_DASH)),
+            )
+        ]
+        for role, line in self._drawn_roles():
+            text = style.ROLES[role].legend
+            if role == "boundary":
+                text = "boundary w·x = θ" if line else "boundary f(x) = 0"
+            if text:
+                entries.append(LegendEntry(text, pen=self._role_pen(role)))
+            if role == "boundary" and line:
+                entries.append(LegendEntry("w (normal)", arrow=style.WEIGHT))
+        entries += [
             LegendEntry(
                 "misclassified",
                 glyphs=(render_glyph(style.disc(), 0.95 * size, self._ring_pen, None),),
@@ -661,30 +735,9 @@ class PlotView(pg.PlotWidget):
                 ),
             ),
         ]
-        if self._show_separator:
-            entries.append(
-                LegendEntry(
-                    "optimal separator u*", pen=_pen(style.SEPARATOR, 2.5 * k, style.SEPARATOR_DASH)
-                )
-            )
-            entries.append(
-                LegendEntry("margin band ±γ*", pen=_pen(style.SEPARATOR, 1.5 * k, style.BAND_DASH))
-            )
         if self._show_radius:
             entries.append(
                 LegendEntry("radius R", pen=_pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))
-            )
-        if least_squares:
-            entries.append(
-                LegendEntry(
-                    "least squares w_LS",
-                    pen=_pen(
-                        style.LEAST_SQUARES,
-                        2.5 * k,
-                        Qt.PenStyle.CustomDashLine,
-                        style.LEAST_SQUARES_DASHES,
-                    ),
-                )
             )
         if self._show_shading:
             entries.append(LegendEntry("s > 0: predicts +1", swatch=style.POSITIVE_REGION))

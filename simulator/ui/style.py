@@ -110,3 +110,60 @@ def diamond() -> QPainterPath:
     )
     path.closeSubpath()
     return path
+
+
+# -- the roles of drawables (simulator.engine.drawables): a pen and a legend entry each --------
+
+POCKET = QColor("#7A3DB8")  # purple: the pocket's line
+AVERAGE = QColor("#8B5A00")  # brown: the averaged perceptron's w̄
+MARGIN_BAND = QColor("#444444")  # the margin perceptron's band y·w·x = τ
+
+
+class Role:
+    """How a role is drawn: colour, width (in line-scale units), dash, z-order among the
+    lines (higher on top), its legend text, and the view toggle that shows it (None:
+    always)."""
+
+    __slots__ = ("colour", "dash", "dashes", "legend", "toggle", "width", "z")
+
+    def __init__(
+        self,
+        colour: QColor,
+        width: float,
+        dash: Qt.PenStyle,
+        legend: str,
+        *,
+        z: int = 0,
+        toggle: str | None = None,
+        dashes: tuple[float, ...] = (),
+    ) -> None:
+        self.colour, self.width, self.dash, self.legend = colour, width, dash, legend
+        self.z, self.toggle, self.dashes = z, toggle, dashes
+
+
+ROLES: dict[str, Role] = {
+    "boundary": Role(BOUNDARY, 3.0, BOUNDARY_DASH, "boundary", z=2),
+    "previous": Role(PREVIOUS, 2.0, PREVIOUS_DASH, "before the update", z=1),
+    "pocket": Role(POCKET, 2.5, Qt.PenStyle.DashDotLine, "the pocket's boundary", z=1),
+    "average": Role(AVERAGE, 2.5, Qt.PenStyle.DashLine, "averaged w̄", z=1),
+    "margin-band": Role(MARGIN_BAND, 1.5, Qt.PenStyle.DotLine, "margin y·w·x = τ", z=1),
+    "separator": Role(SEPARATOR, 2.5, SEPARATOR_DASH, "optimal separator u*", toggle="separator"),
+    "margin-low": Role(SEPARATOR, 1.5, BAND_DASH, "margin band ±γ*", toggle="separator"),
+    "margin-high": Role(SEPARATOR, 1.5, BAND_DASH, "", toggle="separator"),
+    "least-squares": Role(
+        LEAST_SQUARES,
+        2.5,
+        Qt.PenStyle.CustomDashLine,
+        "least squares w_LS",
+        toggle="least_squares",
+        dashes=LEAST_SQUARES_DASHES,
+    ),  # fmt: skip
+}
+"""The roles a learner's drawables take (a learner with a new role adds one here)."""
+
+CLASS_COLOURS = (
+    QColor("#0072B2"), QColor("#D55E00"), QColor("#009E73"), QColor("#CC79A7"),
+    QColor("#E69F00"), QColor("#56B4E9"), QColor("#000000"), QColor("#F0E442"),
+    QColor("#8C564B"),
+)  # fmt: skip
+"""Okabe–Ito's colours, for classes 0 … 8 (they stay apart for colour-blind eyes)."""

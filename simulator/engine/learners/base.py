@@ -355,6 +355,8 @@ class Learner:
     score_formula: ClassVar[str] = "s = w·x"
     update_formula: ClassVar[str] = ""
     companions: ClassVar[tuple[str, ...]] = ()
+    roles: ClassVar[tuple[str, ...]] = ("boundary", "previous")  # what it draws, by role
+    curved: ClassVar[bool] = False  # its boundary is a curve even on linear features
     shows_margin: ClassVar[bool] = True
     least_squares: ClassVar[bool] = False
     exact: ClassVar[bool] = False  # verdicts follow exact arithmetic (a shadow is kept)
