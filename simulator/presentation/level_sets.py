@@ -57,7 +57,7 @@ def sample(
     gx, gy = np.meshgrid(xs, ys)
     points = np.column_stack((gx.ravel(), gy.ravel()))
     values = np.asarray(score(points), dtype=np.float64)
-    shape = (ys.size, xs.size) + values.shape[1:]
+    shape = (ys.size, xs.size, *values.shape[1:])
     return xs, ys, values.reshape(shape)
 
 

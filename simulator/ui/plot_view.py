@@ -627,7 +627,7 @@ class PlotView(pg.PlotWidget):
             return False
         xs, ys, values = self._sampled(boundary)
         classes = region_classes(values)
-        image = np.zeros(classes.shape + (4,), dtype=np.uint8)
+        image = np.zeros((*classes.shape, 4), dtype=np.uint8)
         for sign, colour in ((1, style.POSITIVE_REGION), (-1, style.NEGATIVE_REGION)):
             image[classes == sign] = (colour.red(), colour.green(), colour.blue(), colour.alpha())
         self._regions.setImage(np.swapaxes(image, 0, 1), levels=None)

@@ -157,7 +157,7 @@ ROLES: dict[str, Role] = {
         "least squares w_LS",
         toggle="least_squares",
         dashes=LEAST_SQUARES_DASHES,
-    ),  # fmt: skip
+    ),
 }
 """The roles a learner's drawables take (a learner with a new role adds one here)."""
 
