@@ -153,7 +153,10 @@ class Runner(Judge):
         terms = live.terms
         y = int(segment.y[i])
         raw = self.raw_score(terms, signed, y) if terms is not None else signed * y
-        step = Step(t, i, segment.X[i], y, signed, mistake, lambda: segment.digits(i), raw)
+        step = Step(
+            t, i, segment.X[i], y, signed, mistake, lambda: segment.digits(i), raw,
+            (segment.X, segment.y), self.tie,
+        )  # fmt: skip
         taken = self.accept(live, t, self.learner.learn(live.state, step), record)
         if taken and live.counts is not None:
             live.counts[i] += 1

@@ -369,17 +369,19 @@ class Simulation:
     def decision(self, points: ArrayLike) -> FloatArray:
         """The learner's scores of `points` (input coordinates): (m,) for two classes, (m, K)
         for K, from the same vector, vote or dual sum that `predict` uses."""
-        return self._learner.decision(self._live.state, self._points_features(points))
+        X = self._points_features(points)
+        return self._learner.decision(self._live.state, X, trials=self._live.trials)
 
     def predict(self, points: ArrayLike) -> NDArray[np.int64]:
         """The labels the learner predicts for `points`, as in the dataset (±1 or 0 … K−1),
         by its own rule (pocket by the pocket, averaged by w̄, voted by vote, …)."""
         X = self._points_features(points)
-        return self._learner.predict(self._live.state, X, self.tie)
+        return self._learner.predict(self._live.state, X, self.tie, trials=self._live.trials)
 
     def companion(self, role: str) -> FloatArray:
         """A second weight vector: "pocket", "average", EG's "positive" / "negative"."""
-        return np.array(self._learner.companion(self._live.state, role), dtype=np.float64)
+        state, trials = self._live.state, self._live.trials
+        return np.array(self._learner.companion(state, role, trials=trials), dtype=np.float64)
 
     @property
     def votes(self) -> tuple[FloatArray, NDArray[np.int64]]:
@@ -540,6 +542,10 @@ class Simulation:
             bias=self._features.bias,
             margin_report=self.margin_report,
         )
+
+    def learner_numbers(self) -> tuple[tuple[str, str], ...]:
+        """The learner's own numbers for the panel (see `Learner.numbers`)."""
+        return self._learner.numbers(self._live.state, self.theory(), self._live.trials)
 
     @property
     def bound(self) -> Bound | None:

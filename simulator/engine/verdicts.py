@@ -51,7 +51,8 @@ class Judge:
     def __init__(self, learner: Learner, *, tie: str, cyclic: bool, seed: int, initial: State):
         self.learner = learner
         self.tie = tie
-        self.tie_code = TIES.index(tie)
+        # A learner with a margin τ > 0 updates when y·s <= τ: y·s = τ is one of its mistakes.
+        self.tie_code = 0 if learner.margin_offset() > 0 else TIES.index(tie)
         self.cyclic = cyclic
         self.seed = seed
         self.initial = initial

@@ -71,6 +71,8 @@ class Frame:
     relevant: tuple[int, ...] | None = None
     # The trials (from 1) of the mistakes up to this moment, read-only (k against the trial).
     mistake_trials: NDArray[np.int64] | None = None
+    # The learner's own numbers for the panel, (label, value) each (`Learner.numbers`).
+    learner_numbers: tuple[tuple[str, str], ...] = ()
 
     @property
     def rule(self) -> Learner:
@@ -224,6 +226,7 @@ def build_frame(sim: Simulation) -> Frame:
         trace=trace_of(sim),
         relevant=disjunction_variables(sim.dataset) if sim.dataset.dimension != 2 else None,
         mistake_trials=sim.mistake_trials()[: snapshot.mistakes],
+        learner_numbers=sim.learner_numbers(),
     )
 
 

@@ -280,6 +280,8 @@ class Step:
     mistake: bool
     digits: Callable[[], tuple[tuple[int, int, int], ...]]
     score: float = 0.0
+    data: tuple[FloatArray, NDArray[np.int8]] | None = None  # the segment's X and labels
+    tie: str = "mistake"  # the run's tie rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,21 +542,24 @@ class Learner:
         (0.0: an exact tie), or None where exactness cannot be had."""
         return None
 
-    def decision(self, state: State, X: FloatArray) -> FloatArray:
+    def decision(self, state: State, X: FloatArray, *, trials: int = 0) -> FloatArray:
         """The scores of rows X: (m,) for two classes, (m, K) for K, by the learner's own
         prediction rule (`predict` takes their sign or argmax)."""
         raise NotImplementedError
 
-    def predict(self, state: State, X: FloatArray, tie: str) -> NDArray[np.int64]:
-        """The labels the learner predicts for rows X (±1, or 0 … K−1), ties by `tie`."""
-        scores = self.decision(state, X)
+    def predict(
+        self, state: State, X: FloatArray, tie: str, *, trials: int = 0
+    ) -> NDArray[np.int64]:
+        """The labels the learner predicts for rows X (±1, or 0 … K−1), ties by `tie`;
+        `trials`: how many trials the state has seen (an average over them needs it)."""
+        scores = self.decision(state, X, trials=trials)
         if scores.ndim == 2:
             best: NDArray[np.int64] = np.argmax(scores, axis=1).astype(np.int64)
             return best
         tie_label = {"mistake": 0, "positive": 1, "negative": -1}[tie]
         return np.where(scores > 0, 1, np.where(scores < 0, -1, tie_label)).astype(np.int64)
 
-    def companion(self, state: State, role: str) -> FloatArray:
+    def companion(self, state: State, role: str, *, trials: int = 0) -> FloatArray:
         """A second weight vector of the learner (`companions` names its roles)."""
         raise KeyError(
             f"{self.title} keeps no {role!r} weights (it has: "
@@ -569,6 +574,11 @@ class Learner:
     def dual(self, state: State) -> FloatArray | None:
         """α (n,): the kernel perceptron's dual coefficients (None for the others)."""
         return None
+
+    def numbers(self, state: State, theory: Theory, trials: int) -> tuple[tuple[str, str], ...]:
+        """Its own numbers for the side panel, (label, value) each (the pocket's training
+        errors, w̄'s, the number of voting vectors…): none by default."""
+        return ()
 
     # -- learning --------------------------------------------------------------------------
 

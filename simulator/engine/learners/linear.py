@@ -62,7 +62,7 @@ class LinearLearner(Learner):
             w, theta, c, theta_err, error, refine_theta(theta, w.shape[0]), self.margin_offset()
         )
 
-    def decision(self, state: State, X: FloatArray) -> FloatArray:
+    def decision(self, state: State, X: FloatArray, *, trials: int = 0) -> FloatArray:
         with np.errstate(over="ignore", invalid="ignore"):
             return dot_rows(
                 np.ascontiguousarray(X, dtype=np.float64),
