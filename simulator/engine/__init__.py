@@ -3,6 +3,9 @@
 Python, NumPy and SciPy (Qhull for the hull of non-separable data); it never imports Qt.
 """
 
+import numpy as np
+from numpy.typing import NDArray
+
 from simulator.engine.dataset import (
     DataFileError,
     Dataset,
@@ -22,6 +25,9 @@ from simulator.engine.learners import (
     Parameter,
     Parameters,
     register,
+)
+from simulator.engine.learners import (
+    kessler_points as _kessler_points,
 )
 from simulator.engine.presets import PRESET_TITLES, PRESETS, load_preset
 from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
@@ -64,6 +70,7 @@ __all__ = [
     "Trial",
     "adaline_report",
     "general_mistake_bound",
+    "kessler_points",
     "load_csv",
     "load_dataset",
     "load_json",
@@ -90,3 +97,12 @@ def margin_report(
     """
     feature_map = FeatureMap(dataset, bias=bias, preprocessing=preprocessing, features=features)
     return _margin_report_for(feature_map.transform(dataset.points), dataset.labels, previous)
+
+
+def kessler_points(dataset: Dataset, bias: bool = True) -> NDArray[np.float64]:
+    """Kessler's vectors of a dataset of K ≥ 3 classes (UNL CSCE 970): for point i of class
+    c and each other class j, in increasing order, x (bias first) in block c and −x in
+    block j, zeros elsewhere; one row per (point, j), in point order, K·D columns."""
+    features = FeatureMap(dataset, bias=bias).transform(dataset.points)
+    Z, _, _ = _kessler_points(features, dataset.labels, len(dataset.classes))
+    return Z

@@ -15,7 +15,7 @@
  * e, the weights' rounding-error bounds, is carried along as learners.perceptron's
  * propagate_additive_error and learners.winnow's propagate_error do (empty: no bound);
  * the verdict on v = y·s − offset is decided as _scan.c decides it. counts[i] (when given)
- * counts the updates of row i. found[] gets the positions of the mistakes; w_before and
+ * adds y for each update of row i. found[] gets the positions of the mistakes; w_before and
  * e_before the weights before the last update. status[0]: 0 the stretch ended; 1 stopped
  * after a mistake (stop_at_mistake); 2 the verdict at position status[1] is undecided (v
  * written as 0; Python decides it exactly and learns from it); 3 the update at position
@@ -193,7 +193,7 @@ static Py_ssize_t run_loop(Run *r, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t
             k++;
             break;
         }
-        if (r->counts != NULL) r->counts[i]++;
+        if (r->counts != NULL) r->counts[i] += r->y[i];
         refresh(r);
         made++;
         if (r->stop_at_mistake) {

@@ -140,8 +140,10 @@ class Segment:
     exact_row: Callable[[int], tuple[tuple[int, int, int], ...]] | None = None
     # The learner's state when the run entered these data, and the segment before with
     # its update counts then: what the exact state at this start is made from (verdicts).
+    points: NDArray[np.intp] | None = None  # the point of each row (rows made of points)
     start_state: Any = None
     previous: tuple[Segment, NDArray[np.int64]] | None = None
+    cycle_exact_only: bool = field(init=False, default=False)  # found by exact states only
     exact_base: Any = field(init=False, default=None)
     exact_known: bool = field(init=False, default=False)
     n: int = field(init=False)  # the number of rows

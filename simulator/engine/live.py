@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -88,6 +89,7 @@ class Live:
     epoch_mistakes: list[int] = field(default_factory=list)  # positions, cadence "epoch"
     uncertain: int = 0  # uncertain verdicts in the epoch in progress
     tortoise_updates: int = 0  # `updates` when the tortoise was taken
+    tortoise_exact: Any = None  # its exact state, where the floats cannot compare
     counts: NDArray[np.int64] | None = None
 
     def copy(self) -> Live:

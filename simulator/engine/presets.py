@@ -24,6 +24,7 @@ import numpy as np
 
 from simulator.engine.dataset import Dataset
 from simulator.engine.lab import disjunction_stream
+from simulator.engine.records import Settings
 from simulator.engine.theory import margin_report_for
 
 __all__ = ["PRESETS", "PRESET_TITLES", "iris_path", "load_preset"]
@@ -53,6 +54,40 @@ def iris() -> Dataset:
     points = np.array([[float(r[length]), float(r[width])] for r in rows])
     labels = np.array([1 if r[species] == "setosa" else -1 for r in rows])
     return Dataset(points, labels, names=("sepal_length", "sepal_width"))
+
+
+def iris3() -> Dataset:
+    """All 150 iris flowers, three species (classes in the file's order), on petal length
+    and width (cm)."""
+    path = iris_path()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ValueError(f"the iris3 preset needs {path}: {exc.strerror}") from None
+    header = lines[0].split(",")
+    length, width, species = (header.index(c) for c in ("petal_length", "petal_width", "species"))
+    rows = [line.split(",") for line in lines[1:] if line.strip()]
+    names = list(dict.fromkeys(r[species] for r in rows))
+    points = np.array([[float(r[length]), float(r[width])] for r in rows])
+    labels = np.array([names.index(r[species]) for r in rows])
+    return Dataset(points, labels, names=("petal_length", "petal_width"), class_names=names)
+
+
+def blobs3(n: int = 45, seed: int = 0) -> Dataset:
+    """Three round clouds of n/3 points each, apart (separable by a linear machine), written
+    with two decimals."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(4,)))
+    centres = np.array([[-1.5, -1.0], [1.5, -1.0], [0.0, 1.6]])
+    labels = np.repeat(np.arange(3), n // 3)
+    points = (centres[labels] + rng.normal(0.0, 0.45, size=(labels.size, 2))).round(2)
+    return Dataset(points, labels, class_names=("a", "b", "c"))
+
+
+def cmu() -> Dataset:
+    """The worked example of CMU 10-601 lecture 10: six points, no bias; with + iff θ·x ≥ 0
+    the perceptron goes θ = (0, 0) → (1, −2) → (2, −1) → (3, 1)."""
+    points = [[-1, 2], [1, 0], [1, 1], [-1, 0], [-1, -2], [1, -1]]
+    return Dataset(np.array(points, dtype=float), np.array([-1, 1, 1, -1, -1, 1]))
 
 
 def separable(n: int = 40, margin: float = 0.2, seed: int = 0) -> Dataset:
@@ -98,23 +133,33 @@ def unl_disjunction() -> Dataset:
     return disjunction_stream(150, 3, 300, seed=0, variables=(5, 9, 12))
 
 
-_PRESETS: tuple[tuple[str, str, Callable[[], Dataset]], ...] = (
-    # name (the command line's), title (the window's menu), factory
-    ("and", "AND (4 corners)", lambda: _boolean((-1, -1, -1, 1))),
-    ("or", "OR (4 corners)", lambda: _boolean((-1, 1, 1, 1))),
-    ("xor", "XOR (not separable)", lambda: _boolean((-1, 1, 1, -1))),
-    ("iris", "Iris: setosa vs the rest", iris),
-    ("separable", "Random separable", separable),
-    ("noisy", "Random noisy (not separable)", noisy),
-    ("disjunction", "Winnow: an OR of 3 of 64 variables (15-859)", disjunction),
-    ("unl-disjunction", "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)", unl_disjunction),
+_PERCEPTRON = Settings()
+_WINNOW = Settings("winnow", bias=False)  # θ = n, as in the notes
+_MULTICLASS = Settings("multiclass-perceptron")
+
+_PRESETS: tuple[tuple[str, str, Callable[[], Dataset], Settings], ...] = (
+    # name (the command line's), title (the window's menu), factory, the settings it brings
+    ("and", "AND (4 corners)", lambda: _boolean((-1, -1, -1, 1)), _PERCEPTRON),
+    ("or", "OR (4 corners)", lambda: _boolean((-1, 1, 1, 1)), _PERCEPTRON),
+    ("xor", "XOR (not separable by a line)", lambda: _boolean((-1, 1, 1, -1)), _PERCEPTRON),
+    ("cmu", "CMU 10-601 worked example (no bias)", cmu, Settings(bias=False, tie="positive")),
+    ("iris", "Iris: setosa vs the rest", iris, _PERCEPTRON),
+    ("separable", "Random separable", separable, _PERCEPTRON),
+    ("noisy", "Random noisy (not separable)", noisy, _PERCEPTRON),
+    ("disjunction", "Winnow: an OR of 3 of 64 variables (15-859)", disjunction, _WINNOW),
+    ("unl-disjunction", "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)", unl_disjunction, _WINNOW),
+    ("iris3", "Iris: three species (petals)", iris3, _MULTICLASS),
+    ("blobs3", "Three blobs (three classes)", blobs3, _MULTICLASS),
 )
 
-PRESETS: dict[str, Callable[[], Dataset]] = {name: make for name, _, make in _PRESETS}
+PRESETS: dict[str, Callable[[], Dataset]] = {name: make for name, _, make, _ in _PRESETS}
 """The presets by name, in menu order: each makes its dataset."""
 
-PRESET_TITLES: dict[str, str] = {name: title for name, title, _ in _PRESETS}
+PRESET_TITLES: dict[str, str] = {name: title for name, title, _, _ in _PRESETS}
 """What the window's menu calls each preset, by name."""
+
+PRESET_SETTINGS: dict[str, Settings] = {name: settings for name, _, _, settings in _PRESETS}
+"""The learner and settings each preset brings (a demo works the first time)."""
 
 
 def load_preset(name: str) -> Dataset:

@@ -155,11 +155,16 @@ class Runner(Judge):
         raw = self.raw_score(terms, signed, y) if terms is not None else signed * y
         step = Step(
             t, i, segment.X[i], y, signed, mistake, lambda: segment.digits(i), raw,
-            (segment.X, segment.y), self.tie,
+            (segment.X, segment.y), self.tie, lambda: self.exact_sum(live),
         )  # fmt: skip
-        taken = self.accept(live, t, self.learner.learn(live.state, step), record)
+        before = live.state
+        # What the update adds to the row's counts, known before the state moves on (the
+        # exact state it may ask for is this one's).
+        added = self.learner.increments(before, step) if live.counts is not None else ()
+        taken = self.accept(live, t, self.learner.learn(before, step), record)
         if taken and live.counts is not None:
-            live.counts[i] += 1
+            for column, amount in added:
+                live.counts[i, column] += amount
 
     def _run_epoch(self, live: Live, segment: Segment, limit: int, leg: Leg) -> int:
         """Up to `limit` trials, within the current epoch, scoring blocks between updates.
@@ -243,7 +248,7 @@ class Runner(Judge):
             count = module.learn(
                 segment.X, segment.y, scan.order, self.cyclic, scan.position, scan.end,
                 family[0], family[1], theta, offset, self.tie_code,
-                w, e, none if live.counts is None else live.counts, segment.largest,
+                w, e, none if live.counts is None else live.counts[:, 0], segment.largest,
                 leg.stop_on_mistake, budget, scan.out[scan.position - scan.start :], found,
                 before_w, before_e, status,
             )  # fmt: skip
@@ -406,8 +411,9 @@ class Runner(Judge):
             steps = self._epoch_steps(live, segment)
             new_state = learner.end_epoch(live.state, steps)
             taken = new_state is not None and self.accept(live, t, new_state, record)
-            if taken and live.counts is not None:  # each of the epoch's mistakes added its row
-                np.add.at(live.counts, steps.rows[steps.mistakes], 1)
+            if taken and live.counts is not None:  # each of the epoch's mistakes added y·x
+                rows = steps.rows[steps.mistakes]
+                np.add.at(live.counts[:, 0], rows, segment.y[rows])
         live.epoch_mistakes = []
         updating = live.diverged_at is None
         settled = learner.settled(live.epoch_start, live.state, live.epoch_updates, self.tolerance)
@@ -454,7 +460,11 @@ class Runner(Judge):
         history = self.history
         if converged and not live.epoch_updates:
             segment.rest_at, segment.rest_mistakes, segment.rest_updates = t, 0, 0
-        elif segment.cycle_found_at == t and segment.cycle_period is not None:
+        elif (
+            segment.cycle_found_at == t
+            and segment.cycle_period is not None
+            and not segment.cycle_exact_only
+        ):
             period = segment.cycle_period
             mistakes = history.mistakes_through(t) - history.mistakes_through(
                 t - period * segment.n
@@ -498,12 +508,32 @@ class Runner(Judge):
         """Brent's cycle search over the epoch-start states x₀, x₁, … of this segment,
         in O(1) memory: `tortoise` is x at the last power of two, `lam` the distance to
         it; the first time x equals the tortoise, `lam` is the period. States compare by
-        their repeating parts, and their exact shadows (so a cycle of the floats is one
-        of exact arithmetic too)."""
-        if live.state.repeats(live.tortoise):
+        their repeating parts; where the floats carry rounding errors (decimal data), by the
+        exact state as well: every verdict is the exact one, so an exact state that repeats
+        is a run that repeats, though its floats drift (such a cycle stops a run, and is not
+        jumped over: the floats of a jump would not be those of the steps)."""
+        exact = self._exact_cycle_state(live, segment)
+        if live.state.repeats(live.tortoise) or (
+            exact is not None and exact == live.tortoise_exact
+        ):
             if record and segment.cycle_found_at is None and segment.converged_at is None:
                 segment.cycle_found_at, segment.cycle_period = live.trials, live.lam
+                segment.cycle_exact_only = not live.state.repeats(live.tortoise)
         elif live.power == live.lam:
             live.tortoise, live.power, live.lam = live.state, 2 * live.power, 0
             live.tortoise_updates = live.updates
+            live.tortoise_exact = exact
         live.lam += 1
+
+    def _exact_cycle_state(self, live: Live, segment: Segment) -> Any:
+        """The exact state to compare, where floats with errors cannot (a plain learner on
+        at most 10,000 rows, whose exact state is cheap enough each epoch); else None."""
+        state = live.state
+        if (
+            not state.error.size
+            or not np.any(state.error)
+            or type(state).repeating != ("w",)
+            or segment.n > 10_000
+        ):
+            return None
+        return self.exact_sum(live)

@@ -147,9 +147,11 @@ class Simulation:
         )
         X = self._features.transform(dataset.points)
         self._n_features = self._features.size(dataset.dimension)
+        self._classes = len(dataset.classes)
         self._learner: Learner = make_learner(
-            algorithm, self._n_features, features=X, **dict(settings.parameters)
-        )
+            algorithm, self._n_features, features=X, classes=self._classes,
+            **dict(settings.parameters),
+        )  # fmt: skip
         self._check_parameters(settings)
         self.settings = settings
         self._check_classes(dataset)
@@ -178,9 +180,15 @@ class Simulation:
             )
 
     def _check_classes(self, dataset: Dataset) -> None:
-        refusal = self._learner.refuse_classes(len(dataset.classes))
+        count = len(dataset.classes)
+        refusal = self._learner.refuse_classes(count)
         if refusal is not None:
             raise ValueError(refusal)
+        if count != self._classes:
+            raise ValueError(
+                f"the new data have {count} classes; this run learns {self._classes} (start "
+                "a new run for another number of classes)"
+            )
 
     @classmethod
     def from_settings(
@@ -220,7 +228,13 @@ class Simulation:
             X = self._features.transform(dataset.points)
         X.setflags(write=False)  # without bias or preprocessing, the dataset's own points
         self._X = X
-        self._largest = max(float(X.max()), -float(X.min())) if X.size else 0.0
+        # The rows it learns from: the feature vectors, or the learner's own (Kessler's).
+        rows = self._learner.training_rows(X, dataset.labels)
+        self._rows = rows
+        self._train_X = X if rows is None else rows.X
+        self._train_y = dataset.labels if rows is None else rows.y
+        big = self._train_X
+        self._largest = max(float(big.max()), -float(big.min())) if big.size else 0.0
         # The report of the data before an edit warm-starts the next one (same answer).
         self._previous_report: MarginReport | None = getattr(
             self, "_margin_report", None
@@ -485,27 +499,31 @@ class Simulation:
         segment, i, t = last.segment, last.index, last.number
         y = int(segment.y[i])
         learner = self._learner
-        scorer = learner.scorer(last.before)
-        offset = scorer.offset if scorer is not None else 0.0
+        offset = learner.margin_offset()
         score = (last.signed + offset) * y + 0.0  # + 0.0: a tie is +0.0, never -0.0
-        if last.signed + offset == 0.0:
+        if learner.classes == "many" and segment.points is None:  # v = s_y − the best other
+            score = last.signed + 0.0
+            x = segment.X[i].reshape(1, -1)
+            prediction = int(learner.predict(last.before, x, self.tie)[0])
+        elif last.signed + offset == 0.0:
             prediction = {"mistake": 0, "positive": 1, "negative": -1}[self.tie]
         elif math.isnan(score):
             prediction = 0
         else:
             prediction = 1 if score > 0 else -1
+        point = i if segment.points is None else int(segment.points[i])
         return Trial(
             number=t,
-            index=i,
+            index=point,
             epoch=segment.epoch_of(t),
             x=tuple(segment.X[i].tolist()),
-            y=y,
+            y=int(segment.dataset.labels[point]),
             score=score,
             prediction=prediction,
             mistake=last.mistake,
             weights_before=tuple(learner.weights(last.before).ravel().tolist()),
             weights_after=tuple(learner.weights(last.after).ravel().tolist()),
-            point=tuple(segment.dataset.points[i].tolist()),
+            point=tuple(segment.dataset.points[point].tolist()),
             certain=last.certain,
         )
 
@@ -515,9 +533,8 @@ class Simulation:
         """R, γ*, R²/γ*² and the optimal separator of the current data, in the learner's
         feature space (cached)."""
         if self._margin_report is None:
-            self._margin_report = margin_report_for(
-                self._X, self._dataset.labels, self._previous_report
-            )
+            Z, labels = self._learner.theory_rows(self._train_X, self._train_y)
+            self._margin_report = margin_report_for(Z, labels, self._previous_report)
         return self._margin_report
 
     def adaline_report(self, *, least_squares: bool = True) -> AdalineReport:
@@ -569,15 +586,19 @@ class Simulation:
         return signed_margin(self._signed_scores()[0], self._learner.weights(self._live.state))
 
     def _signed_scores(self) -> tuple[FloatArray, NDArray[np.bool_]]:
-        """(v, certain) for every current point, ties decided (exactly 0)."""
-        live, X, y = self._live, self._X, self._dataset.labels
+        """(v, certain) for every current training row, ties decided (exactly 0)."""
+        live, X, y = self._live, self._train_X, self._train_y
         runner = self._runner
         with np.errstate(over="ignore", invalid="ignore"):
             terms = runner.terms(live, None, self._largest)
             return runner.signed_rows(live, terms, X, y, self._exact_row)
 
     def _exact_row(self, i: int) -> tuple[tuple[int, int, int], ...]:
-        return self._features.exact_row(self._dataset.points[i], self._X[i])
+        """Training row i in exact decimals (a point's, or a row the learner made of one)."""
+        rows = self._rows
+        p = i if rows is None else int(rows.points[i])
+        point = self._features.exact_row(self._dataset.points[p], self._X[p])
+        return point if rows is None else rows.digits(point, i)
 
     def boundary(self) -> InputLine | None:
         """The boundary w·x = θ as a line in the input plane (None if it is not one)."""
@@ -586,7 +607,11 @@ class Simulation:
 
     def snapshot(self) -> Snapshot:
         signed, _ = self._signed_scores()  # one pass over the data serves margin and mistakes
-        misclassified = self._runner.mistake_mask(signed, self._dataset.labels)
+        misclassified = self._runner.mistake_mask(signed, self._train_y)
+        if self._rows is not None:  # a point is wrong when one of its rows is
+            per_point = np.zeros(len(self._dataset), dtype=bool)
+            np.logical_or.at(per_point, self._rows.points, misclassified)
+            misclassified = per_point
         misclassified.setflags(write=False)
         return Snapshot(
             trials=self.trials,
@@ -741,8 +766,9 @@ class Simulation:
                 history.record_loss(self._learner.loss(live.state, previous.X, previous.y))
             history.add_segment(
                 Segment(
-                    t, history.epoch_of(t) + 1, self._dataset, self._X, self._dataset.labels,
+                    t, history.epoch_of(t) + 1, self._dataset, self._train_X, self._train_y,
                     largest=self._largest, exact_row=self._exact_row,
+                    points=None if self._rows is None else self._rows.points,
                 )
             )  # fmt: skip
         segment = history.segments[-1]
@@ -758,7 +784,8 @@ class Simulation:
                     segment.previous = (live.segment, live.counts.copy())
             live.segment, live.segment_index = segment, index
             exact = self._learner.shadow_unit() is not None
-            live.counts = np.zeros(segment.n, dtype=np.int64) if exact else None
+            columns = self._learner.shadow_columns()
+            live.counts = np.zeros((segment.n, columns), dtype=np.int64) if exact else None
             live.epoch_updates = 0
             live.epoch_mistakes = []
             live.uncertain = 0
@@ -770,7 +797,7 @@ class Simulation:
                 else math.inf
             )
             live.power, live.lam, live.tortoise = 1, 1, live.state
-            live.tortoise_updates = live.updates
+            live.tortoise_updates, live.tortoise_exact = live.updates, None
 
     def _enter_next(self, live: Live) -> Segment:
         """The recorded segment of the trial after `live.trials` (replay), entered."""

@@ -182,7 +182,12 @@ class Judge:
         path, in NumPy)."""
         scorer = terms.scorer
         if scorer is None:
-            return self.learner.signed_scores(live.state, X, y)
+            signed, certain = self.learner.signed_scores(live.state, X, y)
+            for k in np.flatnonzero(~certain).tolist():  # the floats could not tell: exactly
+                value = self.exact_signed(live, lambda k=k: digits(k), int(y[k]), X[k])
+                if value is not None:
+                    signed[k], certain[k] = value, True
+            return signed, certain
         signed = y * numpy_dot_rows(X, scorer.w, scorer.theta)
         if scorer.offset:
             signed -= scorer.offset
@@ -321,14 +326,16 @@ class Judge:
     def accumulate(
         self, base: ExactSum, segment: Segment, counts: NDArray[np.int64]
     ) -> ExactSum | None:
-        """`base` plus the updates `counts` counts on the rows of `segment`: each one
-        unit·y·x, the learner's `shadow_unit` (η, or 1 for Winnow's exponents)."""
+        """`base` plus the updates `counts` counts on the rows of `segment`: count·unit·x
+        into each column's block, unit the learner's `shadow_unit` (η, or 1 for Winnow's
+        exponents)."""
         unit = self.learner.shadow_unit()
         if unit is None:
             return None
         result = base.copy()
         m, e = unit
-        for i in np.flatnonzero(counts).tolist():
-            amount = int(counts[i]) * int(segment.y[i]) * m
-            result.add(segment.digits(i), (amount, e))
+        width = len(result.numerators) // counts.shape[1]  # each column's block
+        for i, column in zip(*np.nonzero(counts), strict=True):
+            amount = int(counts[i, column]) * m
+            result.add(segment.digits(int(i)), (amount, e), offset=int(column) * width)
         return result

@@ -52,6 +52,9 @@ def test_unknown_preset():
         "noisy",
         "disjunction",
         "unl-disjunction",
+        "cmu",
+        "iris3",
+        "blobs3",
     }
 
 
@@ -59,7 +62,25 @@ def test_every_preset_has_a_title_for_the_menu():
     assert list(PRESET_TITLES) == list(PRESETS)  # the same presets, in the same order
     titles = list(PRESET_TITLES.values())
     assert all(title.strip() for title in titles) and len(set(titles)) == len(titles)
-    assert PRESET_TITLES["xor"] == "XOR (not separable)"
+    assert PRESET_TITLES["xor"] == "XOR (not separable by a line)"
+
+
+def test_each_preset_brings_the_settings_its_demo_needs():
+    """A demo works the first time: the disjunctions run the notes' Winnow (no bias, θ = n:
+    the bound 65 on `disjunction`), the CMU example its own perceptron (no bias, + iff
+    θ·x ≥ 0: θ = (1, −2), (2, −1), (3, 1)), the three-class presets a multiclass learner."""
+    from simulator.engine import Simulation
+    from simulator.engine.presets import PRESET_SETTINGS
+
+    assert set(PRESET_SETTINGS) == set(PRESETS)
+    winnow = Simulation.from_settings(load_preset("disjunction"), PRESET_SETTINGS["disjunction"])
+    assert winnow.threshold == 64 and winnow.mistake_bound() == 65
+    cmu = Simulation.from_settings(load_preset("cmu"), PRESET_SETTINGS["cmu"])
+    cmu.run(6)
+    updates = [t.weights_after for t in cmu.trial_records(1, 6) if t.mistake]
+    assert updates == [(1.0, -2.0), (2.0, -1.0), (3.0, 1.0)]
+    for name in ("iris3", "blobs3"):
+        Simulation.from_settings(load_preset(name), PRESET_SETTINGS[name])
 
 
 @pytest.mark.parametrize(

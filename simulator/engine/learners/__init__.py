@@ -38,6 +38,7 @@ from simulator.engine.learners.base import (
     Theory,
 )
 from simulator.engine.learners.linear import LinearLearner
+from simulator.engine.learners.multiclass import Kessler, MulticlassPerceptron, kessler_points
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
 from simulator.engine.learners.winnow import PROMOTION, BalancedWinnow, Winnow
 
@@ -53,9 +54,11 @@ __all__ = [
     "BalancedWinnow",
     "Bound",
     "EpochSteps",
+    "Kessler",
     "Learner",
     "LinearLearner",
     "LinearScorer",
+    "MulticlassPerceptron",
     "Parameter",
     "Parameters",
     "Perceptron",
@@ -64,6 +67,7 @@ __all__ = [
     "Theory",
     "Winnow",
     "all_parameters",
+    "kessler_points",
     "make_learner",
     "parameter_of",
     "register",
@@ -89,16 +93,24 @@ register(Perceptron)
 register(Winnow)
 register(BalancedWinnow)
 register(Adaline)
+register(MulticlassPerceptron)
+register(Kessler)
 
 
 def make_learner(
-    name: str, n_features: int, *, features: NDArray[np.float64] | None = None, **values: Any
+    name: str,
+    n_features: int,
+    *,
+    features: NDArray[np.float64] | None = None,
+    classes: int = 2,
+    **values: Any,
 ) -> Any:
     """The learner `name` with its parameters (others are ignored); defaults that depend on
-    the data (Adaline's η, Winnow's θ) are derived from `features`."""
+    the data (Adaline's η, Winnow's θ) are derived from `features`, a multiclass learner's
+    shape from `classes`."""
     if name not in LEARNERS:
         raise ValueError(f"unknown algorithm {name!r:.40}; choose one of {', '.join(LEARNERS)}")
-    return LEARNERS[name].build(n_features, features=features, **values)
+    return LEARNERS[name].build(n_features, features=features, classes=classes, **values)
 
 
 def parameter_of(algorithm: str, name: str) -> Parameter | None:

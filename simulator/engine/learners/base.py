@@ -282,6 +282,7 @@ class Step:
     score: float = 0.0
     data: tuple[FloatArray, NDArray[np.int8]] | None = None  # the segment's X and labels
     tie: str = "mistake"  # the run's tie rule
+    exact: Callable[[], Any] | None = None  # the learner's exact state now, made on demand
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,10 +389,24 @@ class Learner:
     # -- construction -------------------------------------------------------------------
 
     @classmethod
-    def build(cls, n_features: int, *, features: FloatArray | None = None, **values: Any) -> Any:
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, classes: int = 2,
+        **values: Any,
+    ) -> Any:  # fmt: skip
         """This learner with `values` (None: the default), checked; others are ignored.
-        `features` (the feature matrix) is there for defaults derived from the data."""
+        `features` (the feature matrix) is there for defaults derived from the data,
+        `classes` for the multiclass learners' shape."""
         return cls(**{p.name: values.get(p.name) for p in cls.parameters})
+
+    def training_rows(self, X: FloatArray, labels: NDArray[np.int8]) -> Any:
+        """The rows it learns from, when they are not the points' feature vectors (Kessler's
+        vectors): an object with X, y, points (the point of each row) and digits(point's
+        exact row, r); None: the points themselves."""
+        return None
+
+    def theory_rows(self, X: FloatArray, labels: NDArray[np.int8]) -> tuple[FloatArray, Any]:
+        """The vectors and ±1 labels whose γ*, R and R²/γ*² bound it (its training rows)."""
+        return X, labels
 
     @classmethod
     def parameter(cls, name: str) -> Parameter | None:
@@ -491,9 +506,20 @@ class Learner:
 
     # -- the exact state (see simulator.engine.verdicts) ---------------------------------------
 
+    def shadow_columns(self) -> int:
+        """How many update counts a row keeps (one per class for the multiclass learners)."""
+        return 1
+
+    def increments(self, state: State, step: Step) -> tuple[tuple[int, int], ...]:
+        """What an update on `step`'s row adds to its counts, (column, amount) each: y for a
+        two-class learner (each update adds unit·y·x to the exact state); the multiclass
+        perceptron adds +1 to the true class's column and −1 to the runner-up's."""
+        return ((0, step.y),)
+
     def shadow_unit(self) -> tuple[int, int] | None:
-        """The exact decimal u of an update, which adds u·y·x of the trial's row to the exact
-        state (η for the perceptron, 1 for Winnow's exponents); None: no exact state."""
+        """The exact decimal u of an update, which adds u·c·x of the trial's row to column c's
+        block of the exact state, c its count (η for the perceptron, 1 for Winnow's
+        exponents); None: no exact state."""
         return None
 
     def exact_state(self, state: State) -> ExactSum | None:

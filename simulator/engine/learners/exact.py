@@ -343,11 +343,12 @@ class ExactSum:
             q = self.scales[j] = -exponent
         self.numerators[j] += mantissa * 10 ** (exponent + q)
 
-    def add(self, row: Row, amount: Digits) -> None:
-        """Add amount · row, `amount` a decimal (m, e): y, or y·η."""
+    def add(self, row: Row, amount: Digits, offset: int = 0) -> None:
+        """Add amount · row to the entries from `offset` on, `amount` a decimal (m, e):
+        y, or y·η."""
         a, b = amount
         for j, m, e in row:
-            self.add_value(j, a * m, b + e)
+            self.add_value(offset + j, a * m, b + e)
 
     def value(self, j: int) -> Fraction:
         return Fraction(self.numerators[j], 10 ** self.scales[j])

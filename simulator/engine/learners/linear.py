@@ -47,12 +47,17 @@ class LinearLearner(Learner):
 
     exact: ClassVar[bool] = True
 
+    def score_weights(self, state: State) -> FloatArray:
+        """The vector its scores are w·x − θ of: the effective w (flat; Kessler's learner
+        shows it as K rows)."""
+        return self.weights(state)
+
     def weight_error(self, state: State) -> FloatArray:
         """The error bound of the effective w, given the state's."""
         return state.error
 
     def scorer(self, state: State) -> LinearScorer:
-        w = np.ascontiguousarray(self.weights(state), dtype=np.float64)
+        w = np.ascontiguousarray(self.score_weights(state), dtype=np.float64)
         theta = float(self.threshold)
         if not state.error.size:
             return LinearScorer(w, theta, offset=self.margin_offset())
@@ -66,7 +71,7 @@ class LinearLearner(Learner):
         with np.errstate(over="ignore", invalid="ignore"):
             return dot_rows(
                 np.ascontiguousarray(X, dtype=np.float64),
-                self.weights(state),
+                self.score_weights(state),
                 float(self.threshold),
             )
 
@@ -89,7 +94,9 @@ class LinearLearner(Learner):
     def loss(self, state: State, X: FloatArray, y: NDArray[np.int8]) -> float:
         if not X.shape[0]:
             return math.nan
-        return float(squared_error(X, self.weights(state), float(self.threshold), y) / X.shape[0])
+        return float(
+            squared_error(X, self.score_weights(state), float(self.threshold), y) / X.shape[0]
+        )
 
     def refuse(self, state: State) -> str | None:
         """Overflow: a weight beyond 1e150 (or not a number) stops the run."""
@@ -141,7 +148,7 @@ class LinearLearner(Learner):
 
     def exact_parts(self, state: State) -> list[tuple[FloatArray, int]]:
         """The weight vectors whose signed sum scores (w, +1), or (w⁺, +1), (w⁻, −1)."""
-        return [(self.weights(state), 1)]
+        return [(self.score_weights(state), 1)]
 
     def exact_signed(self, state: State, exact: ExactSum, digits: Row, y: int) -> float | None:
         """v = y·s − τ in exact arithmetic: y·(Σ c·b^e − k) − τ = Σ y·c·b^e − (y·k + τ)."""

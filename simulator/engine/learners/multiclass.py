@@ -1,0 +1,359 @@
+"""Three or more classes (UNL CSCE 970 lecture 3): the multiclass perceptron and Kessler's
+construction.
+
+Kessler's construction turns a point x of class c into K − 1 vectors of length K·D: for
+each other class j (in increasing order), x in block c, −x in block j, zeros elsewhere
+(`kessler_points`). A weight matrix W (K rows, flattened) is right on all of them exactly
+when w_c·x > w_j·x for every j ≠ c. So a binary perceptron on those vectors, labels all +1
+and no extra bias, learns K classes (`kessler`), and the margin γ_K, radius R_K and bound
+R_K²/γ_K² of the Kessler vectors bound the mistakes of both learners here.
+
+The multiclass perceptron (`multiclass-perceptron`) keeps one w_k per class; a trial is
+right only if w_y·x > w_k·x for every k ≠ y; otherwise w_y += ηx and w_j −= ηx for j the
+highest-scoring other class (the lowest index on ties). That update is the perceptron's on
+the Kessler vector of (x, y, j), so Novikoff's proof carries over.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from simulator.engine.drawables import LevelSet
+from simulator.engine.learners.base import (
+    Bound,
+    Learner,
+    Parameter,
+    State,
+    Step,
+    Theory,
+)
+from simulator.engine.learners.exact import (
+    ExactSum,
+    Row,
+    as_fraction,
+    dot_rows,
+    exact_float,
+    tie_terms,
+    written_exactly,
+)
+from simulator.engine.learners.linear import OVERFLOW
+from simulator.engine.learners.perceptron import (
+    LEARNING_RATE,
+    Perceptron,
+    novikoff_bound,
+    propagate_additive_error,
+)
+
+__all__ = ["Kessler", "KesslerRows", "MulticlassPerceptron", "kessler_points"]
+
+FloatArray = NDArray[np.float64]
+
+
+def kessler_points(
+    X: FloatArray, labels: NDArray[np.integer[Any]], classes: int
+) -> tuple[FloatArray, NDArray[np.intp], NDArray[np.intp]]:
+    """(Z, point, other): the Kessler vectors of feature rows X with classes `labels`
+    0 … K−1, K = `classes` — for point i of class c and each j ≠ c in increasing order, x in
+    block c and −x in block j — with the point and the other class of each vector."""
+    n, d = X.shape
+    k = classes
+    points = np.repeat(np.arange(n, dtype=np.intp), k - 1)
+    own = np.asarray(labels, dtype=np.intp)[points]
+    step = np.tile(np.arange(k - 1, dtype=np.intp), n)
+    other = step + (step >= own)  # the K − 1 classes other than c, in increasing order
+    Z = np.zeros((n * (k - 1), k * d))
+    rows = np.arange(n * (k - 1))
+    for j in range(d):
+        Z[rows, own * d + j] = X[points, j]
+        Z[rows, other * d + j] = 0.0 - X[points, j]  # 0 − x: never a −0.0
+    return Z, points, other
+
+
+class KesslerRows:
+    """The training rows of Kessler's learner: the vectors, labels all +1, the point each
+    comes from, and its exact decimals from the point's."""
+
+    def __init__(self, X: FloatArray, labels: NDArray[np.int8], classes: int) -> None:
+        self.X, self.points, self.other = kessler_points(X, labels, classes)
+        self.y = np.ones(self.X.shape[0], dtype=np.int8)
+        self.labels = np.asarray(labels)
+        self.width = X.shape[1]
+
+    def digits(self, point_digits: Row, r: int) -> Row:
+        """Row r in exact decimals: the point's, in its class's block and (negated) the
+        other class's."""
+        own = int(self.labels[self.points[r]]) * self.width
+        other = int(self.other[r]) * self.width
+        first, second = (own, 1), (other, -1)
+        if other < own:
+            first, second = second, first
+        return tuple((base + j, sign * m, e) for base, sign in (first, second)
+                     for j, m, e in point_digits)  # fmt: skip
+
+
+class MulticlassPerceptron(Learner):
+    """One w_k per class: predict argmax_k w_k·x; a mistake moves w_y toward x and the
+    strongest other class's w_j away from it (see the module docstring)."""
+
+    name: ClassVar[str] = "multiclass-perceptron"
+    title: ClassVar[str] = "Multiclass perceptron"
+    source: ClassVar[str] = "UNL CSCE 970 lecture 3 (multiclass learning)"
+    tie: ClassVar[str] = "mistake"
+    parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE,)
+    classes: ClassVar[str] = "many"
+    exact: ClassVar[bool] = True
+    score_formula: ClassVar[str] = "s_k = w_k·x"
+    update_formula: ClassVar[str] = "w_y ← w_y + η x, w_j ← w_j − η x"
+    roles: ClassVar[tuple[str, ...]] = ("boundary",)
+    learning_rate: float = 1.0
+    count: int = 3
+
+    @classmethod
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, classes: int = 3,
+        **values: Any,
+    ) -> Any:  # fmt: skip
+        learner = cls(**{p.name: values.get(p.name) for p in cls.parameters})
+        object.__setattr__(learner, "count", max(3, int(classes)))
+        return learner
+
+    def state_shape(self, n_features: int) -> tuple[int, ...]:
+        return (self.count, n_features)
+
+    # -- scoring --------------------------------------------------------------------------
+
+    def _scores(self, w: FloatArray, X: FloatArray) -> FloatArray:
+        """s_k = w_k·x for every row, summed left to right (the same bits in any block)."""
+        return np.column_stack([dot_rows(X, w[k]) for k in range(w.shape[0])])
+
+    def decision(self, state: State, X: FloatArray, *, trials: int = 0) -> FloatArray:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._scores(state.w, np.ascontiguousarray(X, dtype=np.float64))
+
+    def _bounds(self, state: State, X: FloatArray) -> FloatArray:
+        """Each score's rounding-error bound (learners.exact.tie_terms, per class)."""
+        columns = []
+        for k in range(state.w.shape[0]):
+            c, theta_err = tie_terms(state.w[k], state.error[k], 0.0)
+            columns.append(dot_rows(np.abs(X), c) + theta_err)
+        return np.column_stack(columns)
+
+    def signed_scores(
+        self, state: State, X: FloatArray, y: NDArray[np.int8]
+    ) -> tuple[FloatArray, NDArray[np.bool_]]:
+        """v = s_y − max_{k≠y} s_k (right iff > 0; a tie is a mistake), certain where the
+        rounding bounds of the two scores cannot reach across."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = self._scores(state.w, X)
+            bounds = self._bounds(state, X)
+        rows = np.arange(X.shape[0])
+        labels = np.asarray(y, dtype=np.intp)
+        others = scores.copy()
+        others[rows, labels] = -np.inf
+        j = np.argmax(others, axis=1)
+        v = scores[rows, labels] - others[rows, j]
+        reach = bounds[rows, labels] + bounds[rows, j]
+        certain = np.abs(v) > 2.0 * reach  # twice: the subtraction rounds too
+        return np.where(certain, v, np.where(np.abs(v) <= 2.0 * reach, 0.0, v)), certain
+
+    def runner_up(self, state: State, step: Step) -> int:
+        """j, the highest-scoring class other than y (lowest index on ties), decided
+        exactly where the floats cannot tell two scores apart."""
+        scores = self._scores(state.w, step.x.reshape(1, -1))[0]
+        bounds = self._bounds(state, step.x.reshape(1, -1))[0]
+        scores[step.y] = -np.inf
+        best = int(np.argmax(scores))
+        close = np.flatnonzero(scores >= scores[best] - 2.0 * (bounds + bounds[best]))
+        close = close[close != step.y]
+        if close.size <= 1 or step.exact is None:
+            return best
+        exact = step.exact()
+        if exact is None:
+            return best
+        values = self._exact_scores(state, exact, step.digits())
+        return int(max(close.tolist(), key=lambda k: (values[k], -k)))
+
+    # -- learning --------------------------------------------------------------------------
+
+    def learn(self, state: State, step: Step) -> State:
+        """w_y ← w_y + η x, w_j ← w_j − η x."""
+        j = self.runner_up(state, step)
+        eta = self.learning_rate
+        w = np.array(state.w)
+        error = np.array(state.error)
+        for k, sign in ((step.y, 1.0), (j, -1.0)):
+            new = w[k] + (sign * eta) * step.x
+            error[k] = propagate_additive_error(error[k], w[k], new, step.x, eta)
+            w[k] = new
+        w.setflags(write=False)
+        error.setflags(write=False)
+        return state.but(w=w, error=error)
+
+    def increments(self, state: State, step: Step) -> tuple[tuple[int, int], ...]:
+        return ((step.y, 1), (self.runner_up(state, step), -1))
+
+    def refuse(self, state: State) -> str | None:
+        within = bool(np.all(np.abs(state.w) <= OVERFLOW))
+        return None if within else "overflow"
+
+    def loss(self, state: State, X: FloatArray, y: NDArray[np.int8]) -> float:
+        """The share of points the argmax gets wrong (there is no squared error here)."""
+        if not X.shape[0]:
+            return math.nan
+        v, _ = self.signed_scores(state, X, y)
+        return float(np.mean(v <= 0))
+
+    # -- the exact state -----------------------------------------------------------------
+
+    def shadow_columns(self) -> int:
+        return self.count
+
+    def shadow_unit(self) -> tuple[int, int]:
+        return Perceptron.shadow_unit(self)  # type: ignore[arg-type]
+
+    def step_size(self) -> float:
+        return float(self.learning_rate)
+
+    def start_shadow(self, state: State) -> ExactSum:
+        return ExactSum.of(list(state.start))
+
+    def exact_state(self, state: State) -> ExactSum | None:
+        if not state.error.size or np.any(state.error):
+            return None
+        return ExactSum.of([Fraction(v) for v in state.w.ravel().tolist()])
+
+    def _exact_scores(self, state: State, exact: ExactSum, row: Row) -> list[Fraction]:
+        width = state.w.shape[1]
+        return [
+            sum((exact.value(k * width + j) * as_fraction(m, e) for j, m, e in row), Fraction(0))
+            for k in range(state.w.shape[0])
+        ]
+
+    def exact_signed(self, state: State, exact: ExactSum, digits: Row, y: int) -> float | None:
+        values = self._exact_scores(state, exact, digits)
+        return exact_float(values[y] - max(v for k, v in enumerate(values) if k != y))
+
+    def exact_float_signed(self, state: State, x: FloatArray, y: int) -> float | None:
+        if np.any(state.error) or not np.all(written_exactly(x[x != 0.0])):
+            return None
+        exact_x = [Fraction(b) for b in x.tolist()]
+        values = [
+            sum((Fraction(a) * b for a, b in zip(row.tolist(), exact_x, strict=True)), Fraction(0))
+            for row in state.w
+        ]
+        return exact_float(values[y] - max(v for k, v in enumerate(values) if k != y))
+
+    # -- theory, drawing, words --------------------------------------------------------------
+
+    def theory_rows(self, X: FloatArray, labels: NDArray[np.int8]) -> tuple[FloatArray, Any]:
+        """The Kessler vectors, labels all +1: their γ_K, R_K and R_K²/γ_K² bound it."""
+        Z, _, _ = kessler_points(X, labels, self.count)
+        return Z, np.ones(Z.shape[0], dtype=np.int8)
+
+    def bound(self, theory: Theory) -> Bound | None:
+        own = novikoff_bound(self, theory, self.learning_rate)
+        formula = own.formula.replace("R²/γ*²", "R_K²/γ_K²")
+        why = "on classes a linear machine separates, with Kessler's vectors (γ_K, R_K)"
+        return Bound(own.value, formula, "Kessler's and Novikoff's", why, own.general,
+                     own.proof, own.rate)  # fmt: skip
+
+    def weights(self, state: State) -> FloatArray:
+        return state.w
+
+    def drawables(self, state: State, features: Any, role: str = "boundary") -> tuple[Any, ...]:
+        """The boundaries between classes where they matter: for each pair (i, j), where
+        w_i·x = w_j·x and i and j are the two best (elsewhere the curve is hidden)."""
+        if role != "boundary" or not np.all(np.isfinite(state.w)):
+            return ()
+        w = np.array(state.w)
+        drawn = []
+        for i in range(w.shape[0]):
+            for j in range(i + 1, w.shape[0]):
+                drawn.append(LevelSet("boundary", _pair_score(w, features, i, j)))
+        return tuple(drawn)
+
+    def explain_score(self, trial: Any, number: Any) -> str:
+        return f"v = s_y − max other s_k = {number(trial.score)}"
+
+    def explain_update(self, trial: Any, number: Any, vector: Any) -> str:
+        return f"{self.update_formula} (η = {number(self.learning_rate)})."
+
+    def describe(self) -> str:
+        return f"η = {self.learning_rate:g}, K = {self.count}"
+
+
+def _pair_score(w: FloatArray, features: Any, i: int, j: int) -> Any:
+    """w_i·x − w_j·x where i and j score best of all classes, NaN elsewhere."""
+
+    def score(points: FloatArray) -> FloatArray:
+        scores = features.transform(points) @ w.T
+        top2 = np.argsort(-scores, axis=1)[:, :2]
+        pair = np.sort(top2, axis=1)
+        here = (pair[:, 0] == i) & (pair[:, 1] == j)
+        result: FloatArray = np.where(here, scores[:, i] - scores[:, j], np.nan)
+        return result
+
+    return score
+
+
+class Kessler(Perceptron):
+    """Kessler's construction: the binary perceptron on the Kessler vectors (labels all +1,
+    no extra bias, one trial per vector, a tie a mistake); its w is the K rows of W."""
+
+    name: ClassVar[str] = "kessler"
+    title: ClassVar[str] = "Kessler's construction"
+    source: ClassVar[str] = "UNL CSCE 970 lecture 3 (Kessler's construction)"
+    parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE,)
+    classes: ClassVar[str] = "many"
+    roles: ClassVar[tuple[str, ...]] = ("boundary",)
+    count: int = 3
+    width: int = 0
+
+    @classmethod
+    def build(
+        cls, n_features: int, *, features: FloatArray | None = None, classes: int = 3,
+        **values: Any,
+    ) -> Any:  # fmt: skip
+        learner = cls(**{p.name: values.get(p.name) for p in cls.parameters})
+        object.__setattr__(learner, "count", max(3, int(classes)))
+        object.__setattr__(learner, "width", n_features)
+        return learner
+
+    def state_shape(self, n_features: int) -> tuple[int, ...]:
+        return (self.count * n_features,)
+
+    def training_rows(self, X: FloatArray, labels: NDArray[np.int8]) -> KesslerRows:
+        return KesslerRows(X, labels, self.count)
+
+    def weights(self, state: State) -> FloatArray:
+        result: FloatArray = state.w.reshape(self.count, -1)
+        return result
+
+    def score_weights(self, state: State) -> FloatArray:
+        return state.w
+
+    def decision(self, state: State, X: FloatArray, *, trials: int = 0) -> FloatArray:
+        """s_k = w_k·x of points' feature vectors (not Kessler's vectors)."""
+        w = self.weights(state)
+        rows = np.ascontiguousarray(X)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.column_stack([dot_rows(rows, w[k]) for k in range(self.count)])
+
+    def drawables(self, state: State, features: Any, role: str = "boundary") -> tuple[Any, ...]:
+        return MulticlassPerceptron.drawables(self, State(w=self.weights(state)), features, role)  # type: ignore[arg-type]
+
+    def theory_rows(self, X: FloatArray, labels: NDArray[np.int8]) -> tuple[FloatArray, Any]:
+        return X, np.ones(X.shape[0], dtype=np.int8)
+
+    def bound(self, theory: Theory) -> Bound | None:
+        own = novikoff_bound(self, theory, self.learning_rate)
+        return Bound(own.value, "R_K²/γ_K²", "Novikoff's, on Kessler's vectors",
+                     own.why, own.general, own.proof, own.rate)  # fmt: skip
+
+    def describe(self) -> str:
+        return f"η = {self.learning_rate:g}, K = {self.count}"
