@@ -6,15 +6,7 @@ Python, NumPy and SciPy (Qhull for the hull of non-separable data); it never imp
 import numpy as np
 from numpy.typing import NDArray
 
-from simulator.engine.dataset import (
-    DataFileError,
-    Dataset,
-    load_csv,
-    load_dataset,
-    load_json,
-    parse_csv,
-    parse_json,
-)
+from simulator.engine.dataset import DataFileError, Dataset
 from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS, FeatureMap, InputLine
 from simulator.engine.learners import (
     LEARNERS,
@@ -30,6 +22,7 @@ from simulator.engine.learners import (
     kessler_points as _kessler_points,
 )
 from simulator.engine.presets import PRESET_TITLES, PRESETS, load_preset
+from simulator.engine.readers import load_csv, load_dataset, load_json, parse_csv, parse_json
 from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
 from simulator.engine.theory import (
     AdalineReport,

@@ -47,19 +47,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from simulator.engine.dataset import (
-    DataFileError,
-    Dataset,
-    dataset_from_json,
-    json_document,
-    json_number,
-    json_text,
-    read_text,
-    short_repr,
-)
+from simulator.engine.dataset import DataFileError, Dataset, json_text, short_repr
 from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS
 from simulator.engine.files import write_atomically
 from simulator.engine.learners import LEARNERS, TIES, parameter_of
+from simulator.engine.readers import dataset_from_json, json_document, json_number, read_text
 from simulator.engine.records import Settings
 from simulator.engine.simulation import MAX_SEED, ORDERS, Simulation
 

@@ -21,7 +21,8 @@ from simulator.engine import (
     parse_json,
 )
 from simulator.engine import dataset as dataset_module
-from simulator.engine.dataset import MAX_FILE_BYTES, json_text
+from simulator.engine.dataset import json_text
+from simulator.engine.readers import MAX_FILE_BYTES
 
 
 def test_points_and_labels_are_read_only_copies():

@@ -13,6 +13,7 @@ from simulator.engine import (
     Dataset,
     Simulation,
     adaline_report,
+    exact_geometry,
     general_mistake_bound,
     load_preset,
     margin_report,
@@ -584,6 +585,6 @@ def test_a_hull_with_too_many_vertices_reports_nan_and_why(monkeypatch):
     noisy_ring = Dataset(np.vstack([ring, 0.5 * ring]), [1, -1] * 12)
     exact = margin_report(noisy_ring)
     assert exact.gamma < 0 and exact.reason == ""
-    monkeypatch.setattr(theory, "_HULL_ROWS", {3: 5})
+    monkeypatch.setattr(exact_geometry, "_HULL_ROWS", {3: 5})
     limited = margin_report(noisy_ring)
     assert math.isnan(limited.gamma) and "up to 5 possible hull vertices in 3" in limited.reason

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from simulator.app.autosave import AUTOSAVE_NAME
-from simulator.app.main_window import RESTORE
+from simulator.app.documents import RESTORE
 from simulator.engine import Settings, Simulation, load_preset
 from simulator.engine.session import load_session, save_session
 from simulator.ui import MainWindow

@@ -7,6 +7,7 @@ import itertools
 import math
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +18,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 from simulator.engine import Dataset, Settings, Simulation, load_preset, margin_report
 from simulator.engine.presets import noisy
 from simulator.presentation.frame import build_frame
-from simulator.ui import MainWindow, charts
+from simulator.presentation.trace import ceiling
+from simulator.ui import MainWindow, chart_base, charts
+from simulator.ui.chart_curve import BLACK
 from simulator.ui.charts import GrowingCurve
 from tests.helpers.driven import finish
 
@@ -170,7 +173,7 @@ def test_the_general_form_holds_from_any_start(dataset, start, rate):
     slack = 1e-9 * np.maximum(1, k) + 1e-9
     assert np.all(proof.along >= k - slack)
     assert np.all(proof.norm <= k + slack)
-    assert np.all(proof.along <= charts.ceiling(proof, k.astype(float)) + slack)
+    assert np.all(proof.along <= ceiling(proof, k.astype(float)) + slack)
     assert sim.mistakes <= proof.bound * (1 + 1e-9) + 1e-9
     # The chart's numbers against numpy from the run's own records.
     along, norm = proof_by_numpy(dataset, sim.settings, sim.trials, rate)
@@ -331,9 +334,9 @@ def test_only_new_points_are_drawn_and_a_hidden_chart_waits(qtbot, converged):
 def test_a_growing_curve_always_shows_what_a_fresh_drawing_would(qapp, counts):
     """Any sequence of lengths (growing, cut back, growing past the budget): the drawn
     vertices are the source points 0, s, 2s, … below the count, however they got there."""
-    widget = charts.pg.PlotWidget()
+    widget = pg.PlotWidget()
     curve = GrowingCurve(
-        widget.getPlotItem(), charts.BLACK, per_point=2, origin=(-1.0, -1.0), chunk=16, budget=64
+        widget.getPlotItem(), BLACK, per_point=2, origin=(-1.0, -1.0), chunk=16, budget=64
     )
     source = np.arange(400, dtype=np.float64)
 
@@ -362,7 +365,7 @@ def test_a_growing_curve_always_shows_what_a_fresh_drawing_would(qapp, counts):
 
 
 def test_a_long_history_is_followed_a_bounded_amount_at_a_time(qtbot, monkeypatch):
-    monkeypatch.setattr(charts, "FOLLOW_BUDGET", 50)
+    monkeypatch.setattr(chart_base, "FOLLOW_BUDGET", 50)
     win = make_window(qtbot, noisy(n=50, seed=2), Settings(), tab=1)
     c = win.controller
     c.simulation.run(4000, until_converged=False)
@@ -499,9 +502,9 @@ def test_during_a_run_the_weights_wait_for_a_batch_and_catch_up_when_it_stops(qt
         c.simulation.run(7, until_converged=False)
         c._publish()
     followed = chart._followed
-    assert 0 < c.simulation.mistakes - len(followed.weights) < charts.FOLLOW_BATCH
+    assert 0 < c.simulation.mistakes - len(followed.weights) < chart_base.FOLLOW_BATCH
     drawn = len(followed.weights)
-    now[0] += charts.FOLLOW_EVERY  # a tenth of a second later: the next frame follows
+    now[0] += chart_base.FOLLOW_EVERY  # a tenth of a second later: the next frame follows
     c.simulation.run(7, until_converged=False)
     c._publish()
     assert len(chart._followed.weights) == c.simulation.mistakes > drawn

@@ -317,7 +317,7 @@ def test_opening_runs_on_a_worker_and_cancel_keeps_the_points(qtbot, tmp_path, w
 
     from PySide6.QtCore import QThreadPool
 
-    from simulator.app import file_tasks, main_window
+    from simulator.app import documents, file_tasks
 
     gate = threading.Event()
 
@@ -326,7 +326,7 @@ def test_opening_runs_on_a_worker_and_cancel_keeps_the_points(qtbot, tmp_path, w
         gate.wait(30)
         return load_preset("and")
 
-    monkeypatch.setattr(main_window, "load_dataset", slow_load)
+    monkeypatch.setattr(documents, "load_dataset", slow_load)
     monkeypatch.setattr(file_tasks, "SHOW_AFTER_MS", 0)
     window.controller.set_dataset(load_preset("or"))
     path = tmp_path / "big.csv"
@@ -346,16 +346,16 @@ def test_opening_runs_on_a_worker_and_cancel_keeps_the_points(qtbot, tmp_path, w
 def test_a_slow_open_finishes_with_the_new_points(qtbot, tmp_path, window, monkeypatch):
     import threading
 
-    from simulator.app import file_tasks, main_window
+    from simulator.app import documents, file_tasks
 
     gate = threading.Event()
-    real = main_window.load_dataset
+    real = documents.load_dataset
 
     def slow_load(path):
         gate.wait(30)
         return real(path)
 
-    monkeypatch.setattr(main_window, "load_dataset", slow_load)
+    monkeypatch.setattr(documents, "load_dataset", slow_load)
     monkeypatch.setattr(file_tasks, "SHOW_AFTER_MS", 0)
     path = tmp_path / "mine.csv"
     path.write_text("x1,x2,label\n0,1,1\n2,3,0\n")
@@ -375,10 +375,10 @@ def test_input_during_a_slow_open_does_nothing(qtbot, tmp_path, window, monkeypa
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QFileDialog
 
-    from simulator.app import main_window
+    from simulator.app import documents
 
     gate = threading.Event()
-    real = main_window.load_dataset
+    real = documents.load_dataset
     loads, asked = [], []
 
     def slow_load(path):
@@ -386,7 +386,7 @@ def test_input_during_a_slow_open_does_nothing(qtbot, tmp_path, window, monkeypa
         gate.wait(30)
         return real(path)
 
-    monkeypatch.setattr(main_window, "load_dataset", slow_load)
+    monkeypatch.setattr(documents, "load_dataset", slow_load)
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"
     first.write_text("x1,x2,label\n0,1,1\n2,3,0\n")
     second.write_text("x1,x2,label\n5,5,1\n")
