@@ -42,6 +42,8 @@ STATES = {
     ),
     "highdim": ("disjunction", Settings(algorithm="winnow", bias=False), 120, False),
     "readme": ("separable", Settings(), -5, True),  # the 5th mistake
+    "iris3": ("iris3", Settings(algorithm="multiclass-perceptron"), 1500, False),
+    "kessler": ("blobs3", Settings(algorithm="kessler"), 7, False),
 }
 
 

@@ -156,3 +156,4 @@ class Snapshot:
     diverged_at: int | None = None
     cycle_period: int | None = None
     cycle_found_at: int | None = None
+    rows: int = 1  # the weights are this many rows of a matrix (w_k of K classes), row-major

@@ -72,6 +72,7 @@ FloatArray = NDArray[np.float64]
 ORDERS = ("cyclic", "random")
 MAX_SEED = 2**31 - 1
 """The largest seed, 2³¹ − 1: what the window's seed box (a C int) can show and keep."""
+_EXACT_SHOWN_WORK = 1 << 16  # rows updated x features: beyond, views show the float weights
 _CHECKPOINT_UPDATES = 256  # a checkpoint at least every this many updates...
 _CHECKPOINT_WORK = 1 << 22  # ...and every this many trials x features
 
@@ -281,6 +282,20 @@ class Simulation:
     def weights(self) -> FloatArray:
         """A copy of the effective w, (D,) or (K, D), feature order (bias first)."""
         return np.array(self._learner.weights(self._live.state), dtype=np.float64)
+
+    def shown_weights(self) -> FloatArray:
+        """The weights as views write them: the exact weights correctly rounded, where the
+        learner keeps them exactly and they are cheap to have (a float sum's noise, such
+        as 2.7e-15 where the exact weight is 0, never reaches the screen); else the floats."""
+        w = self.weights
+        live = self._live
+        if live.counts is not None and np.count_nonzero(live.counts) * w.size > _EXACT_SHOWN_WORK:
+            return w
+        exact = self._runner.exact_sum(live)
+        values = None if exact is None else self._learner.exact_weights(exact)
+        if values is None or len(values) != w.size:
+            return w
+        return np.array([float(v) for v in values]).reshape(w.shape)
 
     @property
     def state(self) -> FloatArray:
@@ -624,7 +639,7 @@ class Simulation:
             trials=self.trials,
             mistakes=self.mistakes,
             epoch=self.epoch,
-            weights=tuple(self.weights.ravel().tolist()),
+            weights=tuple(self.shown_weights().ravel().tolist()),
             threshold=self.threshold,
             converged=self.converged,
             converged_at=self.converged_at,
@@ -636,6 +651,7 @@ class Simulation:
             diverged_at=self.diverged_at,
             cycle_period=self.cycle_period,
             cycle_found_at=self.cycle_found_at,
+            rows=self.weights.shape[0] if self.weights.ndim == 2 else 1,
         )
 
     # -- changing the data ---------------------------------------------------------------------

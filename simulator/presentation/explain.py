@@ -9,7 +9,7 @@ did. A verdict floats could not certify (`Trial.certain` False) is marked "≈".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import Any
 
@@ -67,6 +67,9 @@ def explain(frame: Any) -> Explanation:
     trial = frame.snapshot.last_trial
     if trial is None:
         return Explanation(NO_TRIAL, "", "")
+    if len(trial.weights_after) == len(frame.snapshot.weights):
+        # The weights now, as the panel writes them (exact where the engine has them).
+        trial = replace(trial, weights_after=frame.snapshot.weights)
     learner = frame.learner
     classes = frame.dataset.class_names
     label = label_text(trial.y, frame.dataset)

@@ -132,17 +132,18 @@ def _edge_point(
 
 def partition_segments(xs: FloatArray, ys: FloatArray, values: FloatArray) -> FloatArray:
     """The boundaries between the regions of K scores (values (.., K)): for each pair of
-    classes i < j, the level set s_i − s_j = 0 where i and j score best of all, as in
-    `level_segments` (the pieces of w_i·x = w_j·x that border both regions)."""
+    classes i < j, the level set s_i − s_j = 0 over the cells whose corners all lie in
+    region i or region j (so only the pieces of w_i·x = w_j·x that border both regions;
+    cells where three regions meet are left out, a gap of one cell)."""
     count = values.shape[2]
     finite = np.all(np.isfinite(values), axis=2)
     safe = np.where(finite[..., None], values, 0.0)
-    top2 = np.sort(np.argsort(-safe, axis=2, kind="stable")[..., :2], axis=2)
+    best = np.argmax(safe, axis=2)
     pieces = [np.zeros((0, 2, 2))]
     for i in range(count):
         for j in range(i + 1, count):
-            here = finite & (top2[..., 0] == i) & (top2[..., 1] == j)
-            if here.any():
+            here = finite & ((best == i) | (best == j))
+            if np.any(here & (best == i)) and np.any(here & (best == j)):
                 field = np.where(here, safe[..., i] - safe[..., j], np.nan)
                 pieces.append(level_segments(xs, ys, field))
     return np.concatenate(pieces, axis=0)

@@ -47,8 +47,14 @@ GAUGE_RESERVE = "88888 of at most 888888"  # the gauge's room until a longer tex
 MAX_WEIGHTS_SHOWN = 12  # beyond (d > 2), the high-dimensional view's bars show them all
 
 
-def _weights_text(weights: tuple[float, ...] | None, digits: int = 6) -> str:
-    """w as numbers; past MAX_WEIGHTS_SHOWN, the first ones and how many there are."""
+def _weights_text(weights: tuple[float, ...] | None, digits: int = 6, rows: int = 1) -> str:
+    """w as numbers (the rows of W with "|" between them); past MAX_WEIGHTS_SHOWN, the
+    first ones and how many there are."""
+    if weights is not None and rows > 1 and len(weights) <= MAX_WEIGHTS_SHOWN:
+        width = len(weights) // rows
+        return " | ".join(
+            format_vector(weights[k * width : (k + 1) * width], digits) for k in range(rows)
+        )
     if weights is None or len(weights) <= MAX_WEIGHTS_SHOWN:
         return format_vector(weights, digits)
     shown = format_vector(weights[:MAX_WEIGHTS_SHOWN], digits)
@@ -256,7 +262,8 @@ class TheoryPanel(QWidget):
         self.trial.setText(str(s.trials))
         self.epoch.setText(str(s.epoch))
         self._hold_room(frame)
-        self.weights.setText(_weights_text(s.weights))
+        self.weights.setText(_weights_text(s.weights, rows=s.rows))
+        self.labels["weights"].setText("W =" if s.rows > 1 else "w =")
         report = frame.least_squares
         self.least_squares.setVisible(report is not None)
         if report is not None:
@@ -284,7 +291,7 @@ class TheoryPanel(QWidget):
         a longer one comes (rarely: numbers grow in digits), and start afresh with new data
         or settings."""
         key = (frame.dataset, frame.settings, len(frame.snapshot.weights))
-        weights = _weights_text(frame.snapshot.weights)
+        weights = _weights_text(frame.snapshot.weights, rows=frame.snapshot.rows)
         gauge = self.gauge.text()
         if key != self._reserve_key:
             self._reserve_key = key

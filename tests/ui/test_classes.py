@@ -214,3 +214,19 @@ def test_the_panel_and_the_exported_header_name_kesslers_theory(window, tmp_path
     window.controller.request_setting("algorithm", "perceptron")
     assert theory.labels["gamma"].text() == "Data margin γ*"
     assert theory.bound_label.text() == "Bound R²/γ*²"
+
+
+def test_boundaries_are_traced_where_a_third_class_scores_between_the_two():
+    from simulator.presentation.level_sets import partition_segments, sample
+
+    # s_a = x, s_b = −x, s_c = 0: the regions a | b meet on x = 0, where c ties them both
+    # and is second everywhere else (Kessler's W after its first update looks like this).
+    w = np.array([[0.0, 1.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, 0.0]])
+
+    def scores(p):
+        return np.column_stack((np.ones(len(p)), p)) @ w.T
+
+    xs, ys, values = sample(scores, (-1.0, 1.0, -1.0, 1.0), 40)
+    segments = partition_segments(xs, ys, values)
+    assert len(segments) >= 30
+    np.testing.assert_allclose(segments[:, :, 0], 0.0, atol=1e-12)

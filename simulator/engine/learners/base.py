@@ -539,6 +539,11 @@ class Learner:
         exact themselves); None otherwise."""
         return None
 
+    def exact_weights(self, exact: ExactSum) -> tuple[Fraction, ...] | None:
+        """The weights, exactly, from the exact state (None: the exact state is not the
+        weights themselves, e.g. Winnow's exponents)."""
+        return None
+
     def start_shadow(self, state: State) -> ExactSum | None:
         """The exact state of the start w₀ as written (decimals binary cannot hold)."""
         return None

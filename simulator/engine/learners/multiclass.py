@@ -224,6 +224,10 @@ class MulticlassPerceptron(Learner):
     def start_shadow(self, state: State) -> ExactSum:
         return ExactSum.of(list(state.start))
 
+    def exact_weights(self, exact: ExactSum) -> tuple[Fraction, ...] | None:
+        """The exact state is W itself, row by row."""
+        return exact.values()
+
     def exact_state(self, state: State) -> ExactSum | None:
         if not state.error.size or np.any(state.error):
             return None

@@ -206,6 +206,10 @@ class Perceptron(LinearLearner):
         """The exact weights: w₀ as written."""
         return ExactSum.of(list(state.start))
 
+    def exact_weights(self, exact: ExactSum) -> tuple[Fraction, ...] | None:
+        """The exact state is w itself (w₀ + η Σ y x)."""
+        return exact.values()
+
     def derive_shadow(self, state: State) -> ExactSum:
         """Float weights with no error are the exact weights."""
         return ExactSum.of([Fraction(v) for v in state.w.tolist()])
