@@ -27,6 +27,7 @@ from simulator.app.menus import build_menus
 from simulator.app.view_menu import fit_side_panel, shortcuts_html
 from simulator.engine import Dataset, Settings
 from simulator.presentation.frame import Frame
+from simulator.ui.class_points import class_label
 from simulator.ui.controller import SimulationController
 from simulator.ui.highdim_view import HighDimView
 from simulator.ui.layout import initial_geometry
@@ -192,6 +193,7 @@ class MainWindow(DocumentWindow):
         plot.point_moved.connect(c.move_point)
         plot.point_delete_requested.connect(lambda i: c.delete_points([i]))
         plot.point_flip_requested.connect(c.flip_label)
+        plot.point_relabel_requested.connect(c.relabel)
         plot.selection_changed.connect(self._on_selection)
         controls.setting_requested.connect(c.request_setting)
         controls.speed_changed.connect(c.set_speed)
@@ -204,6 +206,17 @@ class MainWindow(DocumentWindow):
 
     def _set_new_point_label(self, label: int) -> None:
         self.plot.new_point_label = label
+
+    def choose_class(self, key: int) -> None:
+        """Keys 1–9: the class a left click adds is the key-th; a key past the last class
+        makes the data that many classes first (one undo step, see `use_classes`)."""
+        if class_label(self.controller.dataset, key) is None and not self.controller.use_classes(
+            key
+        ):
+            return
+        label = class_label(self.controller.dataset, key)
+        if label is not None:
+            self.controls.set_new_point_label(label)
 
     def _on_selection(self, index: int | None) -> None:
         """Edit → Delete and Flip act on the selected point: enabled only while there is one."""

@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from simulator.engine import PRESET_TITLES, PRESETS
+from simulator.engine.dataset import MAX_CLASSES
 from simulator.ui.plot_view import SNAP_STEPS
 
 if TYPE_CHECKING:
@@ -118,6 +119,21 @@ def _snap_grid(window: MainWindow, menu: QMenu) -> None:
         snap_menu.addAction(action)
 
 
+def _class_keys(window: MainWindow, menu: QMenu) -> None:
+    """Keys 1–9: the class a left click adds (a key past the last class adds classes)."""
+    classes = menu.addMenu("Class of &new points")
+    for key in range(1, MAX_CLASSES + 1):
+        classes.addAction(
+            make_action(
+                window,
+                f"Class {key}",
+                lambda _=False, k=key: window.choose_class(k),
+                str(key),
+                name=f"classAction_{key}",
+            )
+        )
+
+
 def _step_back(window: MainWindow, menu: QMenu) -> None:
     """Step back is the time views' (it rewinds their history)."""
     window.step_back_action = window.time.step_back_action
@@ -172,6 +188,7 @@ MENUS: tuple[tuple[str, tuple[Entry, ...]], ...] = (
             SEPARATOR,
             Item("&Delete point", "delete_selected", StandardKey.Delete, attr="delete_action"),
             Item("&Flip label of point", "flip_selected", "F", attr="flip_action"),
+            Built(_class_keys),
             Item("&Clear all points", "clear_points", attr="clear_action"),
         ),
     ),

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QScrollArea, QSplitter
 __all__ = ["MOUSE_GESTURES", "fit_side_panel", "shortcut_rows", "shortcuts_html"]
 
 MOUSE_GESTURES = (
-    ("Left click", "Add a +1 point (or the class chosen for touchpads)"),
-    ("Right click", "Add a −1 point; on a point: its menu"),
+    ("Left click", "Add a point of the chosen class (+1 unless keys 1–9 or the button say)"),
+    ("Right click", "Add a point of the other class (two classes); on a point: its menu"),
     ("Drag a point", "Move it"),
     ("Drag the plane / wheel", "Pan / zoom"),
 )

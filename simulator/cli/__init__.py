@@ -95,6 +95,7 @@ def _settings(options: argparse.Namespace, dataset: Dataset | None) -> Settings:
         tie=options.tie,
         bias=options.bias,
         preprocessing=options.preprocessing,
+        features=options.features,
         order=options.order,
         seed=options.seed,
         initial_weights=initial,

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NoReturn
 
-from simulator.engine import ALGORITHMS, ORDERS, PREPROCESSINGS, PRESETS, TIES, Settings
+from simulator.engine import (
+    ALGORITHMS,
+    FEATURE_MAPS,
+    ORDERS,
+    PREPROCESSINGS,
+    PRESETS,
+    TIES,
+    Settings,
+)
 from simulator.engine.dataset import short_repr
 from simulator.engine.rules import Parameter
 from simulator.export.checks import path_argument
@@ -239,6 +247,13 @@ _LEARNER_OPTIONS = (
         choices=PREPROCESSINGS,
         default=DEFAULTS.preprocessing,
         help=f"feature preprocessing (default {DEFAULTS.preprocessing})",
+    ),
+    _option(
+        "--features",
+        choices=tuple(FEATURE_MAPS),
+        default=DEFAULTS.features,
+        help="linear: x itself; quadratic or cubic: the monomials of 2-D points, so the "
+        f"boundary is a curve (default {DEFAULTS.features})",
     ),
     _option(
         "--order",

@@ -93,9 +93,11 @@ def margin_report(
 
 
 def kessler_points(dataset: Dataset, bias: bool = True) -> NDArray[np.float64]:
-    """Kessler's vectors of a dataset of K ≥ 3 classes (UNL CSCE 970): for point i of class
-    c and each other class j, in increasing order, x (bias first) in block c and −x in
-    block j, zeros elsewhere; one row per (point, j), in point order, K·D columns."""
+    """Kessler's vectors of a dataset of K classes (UNL CSCE 970): for point i of class c
+    and each other class j, in increasing order, x (bias first) in block c and −x in
+    block j, zeros elsewhere; one row per (point, j), in point order, K·D columns. Two
+    classes −1, +1 are classes 0 and 1 here (`Dataset.with_classes`)."""
     features = FeatureMap(dataset, bias=bias).transform(dataset.points)
-    Z, _, _ = _kessler_points(features, dataset.labels, len(dataset.classes))
+    labels = dataset.labels if len(dataset.classes) > 2 else (dataset.labels > 0).astype(np.int8)
+    Z, _, _ = _kessler_points(features, labels, len(dataset.classes))
     return Z

@@ -5,7 +5,11 @@ maps the role to a pen and a legend entry (`simulator.presentation.roles` lists 
 - `LevelSet`: {p : f(p) = level} for a score f that is not linear in the plane (feature
   maps, kernels, votes): the view samples f on a grid that follows it and draws the curve.
 - `Regions`: the plane coloured by the class f predicts (two classes: the sign of f; K
-  classes: argmax), sampled the same way.
+  classes: argmax), sampled the same way; for K classes the view also traces the
+  boundaries between them (where the two best scores are equal), so one sampling of f
+  serves both.
+- `Vector`: a direction in the plane drawn as an arrow for class `klass` (the K weight
+  vectors w_k of a multiclass learner, each in its class's colour).
 
 The functions take an (m, 2) array of points and return (m,) scores, or (m, K) for K
 classes; they close over a frozen state, so a drawable never changes.
@@ -21,7 +25,7 @@ from numpy.typing import NDArray
 
 from simulator.engine.features import InputLine
 
-__all__ = ["Drawable", "LevelSet", "Line", "Regions", "Score"]
+__all__ = ["Drawable", "LevelSet", "Line", "Regions", "Score", "Vector"]
 
 Score = Callable[[NDArray[np.float64]], NDArray[np.float64]]
 
@@ -46,4 +50,12 @@ class Regions:
     classes: int = 2
 
 
-Drawable = Line | LevelSet | Regions
+@dataclass(frozen=True, slots=True)
+class Vector:
+    role: str
+    direction: tuple[float, float]
+    klass: int
+    label: str
+
+
+Drawable = Line | LevelSet | Regions | Vector

@@ -229,10 +229,11 @@ class Simulation:
         X.setflags(write=False)  # without bias or preprocessing, the dataset's own points
         self._X = X
         # The rows it learns from: the feature vectors, or the learner's own (Kessler's).
-        rows = self._learner.training_rows(X, dataset.labels)
+        labels = self._learner.class_indices(dataset.labels)
+        rows = self._learner.training_rows(X, labels)
         self._rows = rows
         self._train_X = X if rows is None else rows.X
-        self._train_y = dataset.labels if rows is None else rows.y
+        self._train_y = labels if rows is None else rows.y
         big = self._train_X
         self._largest = max(float(big.max()), -float(big.min())) if big.size else 0.0
         # The report of the data before an edit warm-starts the next one (same answer).
@@ -318,11 +319,16 @@ class Simulation:
         return self._history.epoch_of(self._live.trials)
 
     @property
+    def epoch_length(self) -> int:
+        """Trials in an epoch: one per point, or per training row (Kessler's vectors)."""
+        return len(self._train_y)
+
+    @property
     def trials_left_in_epoch(self) -> int:
         """Trials until the current epoch ends (a whole epoch if it just ended)."""
         segment = self._current_segment()
         if segment is None:
-            return len(self._dataset)
+            return self.epoch_length
         return segment.n - (self._live.trials - segment.start) % segment.n
 
     def _current_segment(self) -> Segment | None:
@@ -504,7 +510,8 @@ class Simulation:
         if learner.classes == "many" and segment.points is None:  # v = s_y − the best other
             score = last.signed + 0.0
             x = segment.X[i].reshape(1, -1)
-            prediction = int(learner.predict(last.before, x, self.tie)[0])
+            # The class index predicted, as the dataset's label (two classes: −1, +1).
+            prediction = segment.dataset.classes[int(learner.predict(last.before, x, self.tie)[0])]
         elif last.signed + offset == 0.0:
             prediction = {"mistake": 0, "positive": 1, "negative": -1}[self.tie]
         elif math.isnan(score):
@@ -647,7 +654,7 @@ class Simulation:
         if self._live.trials == 0:  # nothing ran yet: defaults derived from data follow them
             self._learner = make_learner(
                 self.settings.algorithm, self._n_features, features=self._X,
-                **dict(self.settings.parameters),
+                classes=self._classes, **dict(self.settings.parameters),
             )  # fmt: skip
             self._runner.learner = self._learner
             self._live.terms = None

@@ -3,8 +3,9 @@
 Frame 0 is the state the export starts from; then a frame after every trial, after every
 trial that was a mistake, or after every completed epoch (`ExportOptions.every`). With a
 number of trials the export runs exactly that many (also past convergence or divergence);
-"until converged" stops at the trial that completes the first epoch without an update, or
-at divergence, or at the cap (`ExportResult.capped` then says so).
+"until converged" stops at the trial that completes the first epoch without an update, at
+divergence, when the run is found repeating itself (a cycle: data no line separates), or
+at the cap (`ExportResult.capped` then says so).
 
 `ExportJob.advance(budget)` renders frames for about `budget` seconds and returns, so the
 window can drive it from a timer (and stay responsive, with a working Cancel) while the
@@ -43,6 +44,7 @@ class ExportResult:
     converged_at: int | None
     diverged_at: int | None
     capped: bool = False  # "until converged" stopped at the cap, not converged
+    cycle: tuple[int, int] | None = None  # (trial found at, period in epochs) of a cycle
 
     def summary(self) -> str:
         """One sentence naming what was written."""
@@ -62,6 +64,13 @@ class ExportResult:
             ending = f" The run converged at trial {self.converged_at}."
         elif self.diverged_at is not None:
             ending = f" The run diverged at trial {self.diverged_at}."
+        elif self.cycle is not None:
+            found, period = self.cycle
+            epochs = "epoch" if period == 1 else f"{period} epochs"
+            ending = (
+                f" The run repeats itself every {epochs} (found at trial {found}): "
+                "no line separates these data."
+            )
         elif self.capped:
             ending = f" The run did not converge within the cap of {self.trials} trials."
         return f"Wrote {what} ({self.trials} trials).{ending}"
@@ -129,7 +138,12 @@ class ExportJob:
         sim, options = self._simulation, self.options
         if options.trials is not None:
             return self.trials_run >= options.trials
-        return sim.converged or sim.diverged or self.trials_run >= options.max_trials
+        return (
+            sim.converged
+            or sim.diverged
+            or sim.cycle_found_at is not None
+            or self.trials_run >= options.max_trials
+        )
 
     def _run_to_next_frame(self, deadline: float) -> bool:
         """Run the trials up to the next frame's state; True when a frame is due (False when
@@ -149,7 +163,7 @@ class ExportJob:
         )
         if every == "mistake":
             return sim.mistakes > mistakes
-        return ran > 0 and sim.trials_left_in_epoch == len(sim.dataset)
+        return ran > 0 and sim.trials_left_in_epoch == sim.epoch_length
 
     def advance(self, budget_seconds: float = 0.05) -> bool:
         """Render frames for about `budget_seconds`; True once every frame is written, or
@@ -247,7 +261,7 @@ class ExportJob:
         sim = self._simulation
         capped = (
             self.options.trials is None
-            and not (sim.converged or sim.diverged)
+            and not (sim.converged or sim.diverged or sim.cycle_found_at is not None)
             and self.trials_run >= self.options.max_trials
         )
         self._result = ExportResult(
@@ -260,6 +274,11 @@ class ExportJob:
             converged_at=sim.converged_at,
             diverged_at=sim.diverged_at,
             capped=capped and not cancelled,
+            cycle=(
+                None
+                if sim.cycle_found_at is None or sim.cycle_period is None
+                else (sim.cycle_found_at, sim.cycle_period)
+            ),
         )
         return self._result
 

@@ -33,6 +33,8 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from simulator.presentation.explain import label_text
+from simulator.presentation.format import bound_formula
 from simulator.presentation.frame import Frame, explain_trial, format_bound, format_number
 from simulator.ui import style
 from simulator.ui.charts import ChartPanel
@@ -62,9 +64,10 @@ def _header(frame: Frame, *, wide: bool) -> list[tuple[str, str]]:
         status = "diverged"
     elif not r.separable and len(frame.dataset):
         status = "not linearly separable"
+    gamma, radius = frame.learner.symbols
     theory = (
-        f"γ* = {format_number(r.gamma, 4)} · R = {format_number(r.radius, 4)} · "
-        f"R²/γ*² = {format_bound(r.bound, r.separable, 4)}"
+        f"{gamma} = {format_number(r.gamma, 4)} · {radius} = {format_number(r.radius, 4)} · "
+        f"{bound_formula(frame)} = {format_bound(r.bound, r.separable, 4)}"
     )
     if frame.bound_is_general and frame.mistake_bound is not None:
         theory += f" · bound from w₀ = {format_bound(frame.mistake_bound, r.separable, 4)}"
@@ -76,7 +79,7 @@ def _header(frame: Frame, *, wide: bool) -> list[tuple[str, str]]:
             ", w updated" if trial.updated else ""
         )
         verdict = (
-            f"this trial: point #{trial.index + 1}, y = {trial.y:+d}, "
+            f"this trial: point #{trial.index + 1}, y = {label_text(trial.y, frame.dataset)}, "
             f"s = {format_number(trial.score, 4)} → {outcome}"
         )
     title = f"{frame.rule.title} ({frame.rule.describe()})"

@@ -16,7 +16,7 @@ from typing import Any
 from simulator.engine import TIE_TEXT
 from simulator.presentation.format import format_number, format_vector
 
-__all__ = ["NO_TRIAL", "Explanation", "explain"]
+__all__ = ["NO_TRIAL", "Explanation", "explain", "label_text"]
 
 NO_TRIAL = "No trial yet. Step (Space) shows one point to the learner and its update."
 
@@ -69,21 +69,23 @@ def explain(frame: Any) -> Explanation:
         return Explanation(NO_TRIAL, "", "")
     learner = frame.learner
     classes = frame.dataset.class_names
-    label = _label_text(trial.y, frame.dataset)
+    label = label_text(trial.y, frame.dataset)
     if len(trial.point) > _LONG:
         active = sum(1 for v in trial.point if v != 0)
         shown = f"{active} of {len(trial.point)} coordinates non-zero"
     else:
-        shown = f"x = ({_vector(trial.x)})"
+        shown = learner.explain_input(trial, frame.dataset, _vector)
     where = f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index + 1}"
     head = f"{where}, {shown}, y = {label}."
     if trial.score == 0.0:  # an exact tie (the engine records it as exactly 0)
         tie = frame.settings.tie or learner.tie
         verdict = f"a tie, {TIE_TEXT[tie]}"
+    elif (own := learner.explain_verdict(trial, frame.dataset)) is not None:
+        verdict = own
     elif len(classes) == 2:
         verdict = {1: "predicts +1", -1: "predicts −1", 0: "undecided"}[trial.prediction]
     else:
-        verdict = f"predicts {_label_text(trial.prediction, frame.dataset)}"
+        verdict = f"predicts {label_text(trial.prediction, frame.dataset)}"
     if not trial.certain:
         verdict = "≈ " + verdict + " (too close to 0 for floats to certify)"
     outcome = "mistake" if trial.mistake else "correct"
@@ -91,7 +93,9 @@ def explain(frame: Any) -> Explanation:
     return Explanation(head, score, _update(frame, trial), trial.mistake, trial.certain)
 
 
-def _label_text(y: int, dataset: Any) -> str:
+def label_text(y: int, dataset: Any) -> str:
+    """Label `y` as the strip writes it: +1 or −1 of two classes, else the class's index
+    with its name when it has one, "2 (virginica)"."""
     if len(dataset.classes) == 2:
         return "+1" if y > 0 else "−1"
     return f"{y} ({dataset.class_names[y]})" if dataset.class_names[y] != str(y) else str(y)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import Any
 
-__all__ = ["OVERFLOWED", "format_bound", "format_number", "format_vector"]
+__all__ = ["OVERFLOWED", "bound_formula", "format_bound", "format_number", "format_vector"]
 
 
 def format_number(value: float | None, digits: int = 6) -> str:
@@ -40,3 +41,9 @@ def format_vector(values: tuple[float, ...] | None, digits: int = 6) -> str:
     if values is None:
         return "—"
     return ", ".join(format_number(v, digits) for v in values)
+
+
+def bound_formula(frame: Any) -> str:
+    """R²/γ*² in the learner's symbols (R_K²/γ_K² for Kessler's vectors)."""
+    gamma, radius = frame.learner.symbols
+    return f"{radius}²/{gamma}²"

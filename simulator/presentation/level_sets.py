@@ -15,7 +15,15 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["GRID_MAX", "GRID_MIN", "grid_size", "level_segments", "region_classes", "sample"]
+__all__ = [
+    "GRID_MAX",
+    "GRID_MIN",
+    "grid_size",
+    "level_segments",
+    "partition_segments",
+    "region_classes",
+    "sample",
+]
 
 FloatArray = NDArray[np.float64]
 Score = Callable[[FloatArray], FloatArray]
@@ -120,6 +128,24 @@ def _edge_point(
     if edge == 3:
         return np.column_stack((left, bottom + t * (top - bottom)))
     return np.column_stack((right, bottom + t * (top - bottom)))
+
+
+def partition_segments(xs: FloatArray, ys: FloatArray, values: FloatArray) -> FloatArray:
+    """The boundaries between the regions of K scores (values (.., K)): for each pair of
+    classes i < j, the level set s_i − s_j = 0 where i and j score best of all, as in
+    `level_segments` (the pieces of w_i·x = w_j·x that border both regions)."""
+    count = values.shape[2]
+    finite = np.all(np.isfinite(values), axis=2)
+    safe = np.where(finite[..., None], values, 0.0)
+    top2 = np.sort(np.argsort(-safe, axis=2, kind="stable")[..., :2], axis=2)
+    pieces = [np.zeros((0, 2, 2))]
+    for i in range(count):
+        for j in range(i + 1, count):
+            here = finite & (top2[..., 0] == i) & (top2[..., 1] == j)
+            if here.any():
+                field = np.where(here, safe[..., i] - safe[..., j], np.nan)
+                pieces.append(level_segments(xs, ys, field))
+    return np.concatenate(pieces, axis=0)
 
 
 def region_classes(values: FloatArray) -> NDArray[np.int64]:

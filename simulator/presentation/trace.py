@@ -372,7 +372,7 @@ def _epochs_completed(sim: Simulation) -> int:
     t = sim.trials
     if t == 0:
         return 0
-    ended = sim.trials_left_in_epoch == len(sim.dataset)
+    ended = sim.trials_left_in_epoch == sim.epoch_length
     completed = sim.epoch if ended else sim.epoch - 1
     return max(0, min(completed, len(sim.epoch_losses())))
 

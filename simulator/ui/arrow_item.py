@@ -65,6 +65,16 @@ class VectorItem(pg.GraphicsObject):
         self._font.setBold(bold)
         self._changed()
 
+    def set_colour(self, color: QColor) -> None:
+        if color != self._color:
+            self._color = QColor(color)
+            self.update()
+
+    def set_text(self, text: str) -> None:
+        if text != self._text:
+            self._text = text
+            self._changed()
+
     def set_vector(self, start: np.ndarray, end: np.ndarray) -> None:
         """An arrow from `start` to `end`, both in data coordinates."""
         self._tail_px = None

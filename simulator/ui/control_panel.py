@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QObject, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
@@ -42,11 +42,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simulator.engine import LEARNERS, TIE_TEXT, TIES, Settings
+from simulator.engine import LEARNERS, TIE_TEXT, TIES, Dataset, Settings
 from simulator.engine.dataset import short_repr
 from simulator.engine.learners import all_parameters
 from simulator.engine.simulation import MAX_SEED
 from simulator.presentation.frame import Frame
+from simulator.ui.class_points import ClassLayers, class_text
 from simulator.ui.parameter_spin import ParameterSpin, camel_case, exact_text
 from simulator.ui.value_label import label_font
 
@@ -155,7 +156,8 @@ class ControlPanel(QWidget):
         layout.addWidget(run)
         layout.addWidget(learner)
         self._on_speed(self.speed.value())
-        self._on_class_toggled(False)
+        self._classes: Dataset = Dataset.empty()
+        self.set_new_point_label(1)
         self.sync(self._settings)
         self._connect()
 
@@ -247,10 +249,10 @@ class ControlPanel(QWidget):
         speed_row.addWidget(self.speed_text)
         grid.addLayout(speed_row, 2, 0, 1, 3)
         self.class_toggle = QPushButton(objectName="classToggle")
-        self.class_toggle.setCheckable(True)
         self.class_toggle.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.class_toggle.setToolTip(
-            "For touchpads: which class a left click adds (right click adds the other)"
+            "Which class a left click adds (right click adds the other of two): click for "
+            "the next class, or press 1–9 (a key past the last class adds classes)"
         )
         grid.addWidget(self.class_toggle, 3, 0, 1, 3)
         return run
@@ -287,7 +289,7 @@ class ControlPanel(QWidget):
         self.initial.currentIndexChanged.connect(self._request_initial)
         self.initial_edit.editingFinished.connect(self._request_initial)
         self.speed.valueChanged.connect(self._on_speed)
-        self.class_toggle.toggled.connect(self._on_class_toggled)
+        self.class_toggle.clicked.connect(self._next_class)
 
     def _number_box(self, name: str) -> ParameterSpin:
         box = self.boxes[name]
@@ -360,6 +362,7 @@ class ControlPanel(QWidget):
         """Show the parameters the run uses (the rule's own where it derives them). A frame
         of settings not shown yet waits for their `sync` (a session opens in that order)."""
         self._frame = frame
+        self._show_classes(frame.dataset)
         if frame.settings != self._settings:
             return
         for parameter in frame.rule.parameters:
@@ -429,8 +432,34 @@ class ControlPanel(QWidget):
         self.speed_text.setText("max" if math.isinf(value) else f"{value:,} /s")
         self.speed_changed.emit(float(value))
 
-    def _on_class_toggled(self, negative: bool) -> None:
-        self.class_toggle.setText(
-            "Left click adds −1 (right: +1)" if negative else "Left click adds +1 (right: −1)"
-        )
-        self.new_point_label_changed.emit(-1 if negative else 1)
+    @property
+    def new_point_label(self) -> int:
+        return self._new_point_label
+
+    def set_new_point_label(self, label: int) -> None:
+        """The class a left click adds: the button shows its glyph and name."""
+        ds = self._classes
+        if label not in ds.classes:
+            label = 1 if len(ds.classes) == 2 else ds.classes[0]
+        self._new_point_label = label
+        count = len(ds.classes)
+        index = ds.classes.index(label)
+        glyph = ClassLayers.glyphs(count, 16.0)[index]
+        self.class_toggle.setIcon(QIcon(glyph))
+        if count == 2:
+            here, other = ("+1", "−1") if label > 0 else ("−1", "+1")
+            text = f"Left click adds {here} (right: {other})"
+        else:
+            text = f"Left click adds class {class_text(ds, label)} (key {index + 1})"
+        self.class_toggle.setText(text)
+        self.new_point_label_changed.emit(label)
+
+    def _next_class(self) -> None:
+        classes = self._classes.classes
+        self.set_new_point_label(classes[(classes.index(self._new_point_label) + 1) % len(classes)])
+
+    def _show_classes(self, ds: Dataset) -> None:
+        """Keep the class button's choice among `ds`'s classes (their names may change)."""
+        if (ds.classes, ds.class_names) != (self._classes.classes, self._classes.class_names):
+            self._classes = ds
+            self.set_new_point_label(self._new_point_label)

@@ -45,7 +45,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from simulator.engine import Dataset, Settings, Simulation
-from simulator.engine.learners import parameter_of
+from simulator.engine.learners import LEARNERS, parameter_of
 from simulator.engine.simulation import MAX_SEED
 from simulator.presentation.frame import Frame, build_frame
 from simulator.ui.run_pace import FRAME_INTERVAL_MS as FRAME_INTERVAL_MS  # was defined here
@@ -54,6 +54,8 @@ from simulator.ui.safety import report_exception
 from simulator.ui.undo_commands import DatasetCommand
 
 __all__ = ["SimulationController", "cycle_text", "settings_problem"]
+
+MULTICLASS = "multiclass-perceptron"  # the learner K ≥ 3 classes switch to
 
 
 def settings_problem(settings: Settings) -> str | None:
@@ -188,7 +190,15 @@ class SimulationController(QObject):
 
     def add_point(self, x: float, y: float, label: int) -> None:
         if math.isfinite(x) and math.isfinite(y):
-            self._edit(f"Add {label:+d} point", lambda ds: ds.with_point((x, y), label))
+            ds = self.dataset
+            text = (
+                f"Add {label:+d} point"
+                if len(ds.classes) == 2
+                else f"Add a point of class {ds.class_names[ds.classes.index(label)]}"
+                if label in ds.classes
+                else "Add point"
+            )
+            self._edit(text, lambda ds: ds.with_point((x, y), label))
 
     def move_point(self, index: int, x: float, y: float) -> None:
         if 0 <= index < len(self.dataset) and math.isfinite(x) and math.isfinite(y):
@@ -201,9 +211,23 @@ class SimulationController(QObject):
             self._edit(text, lambda ds: ds.without(indices))
 
     def flip_label(self, index: int) -> None:
+        """The other class of two; of K classes, the next one (the last goes to the first)."""
         if 0 <= index < len(self.dataset):
-            label = -int(self.dataset.labels[index])
+            own, classes = int(self.dataset.labels[index]), self.dataset.classes
+            label = classes[(classes.index(own) + 1) % len(classes)]
             self._edit("Flip label", lambda ds: ds.relabelled(index, label))
+
+    def relabel(self, index: int, label: int) -> None:
+        """Move point `index` to class `label`."""
+        if 0 <= index < len(self.dataset) and label != int(self.dataset.labels[index]):
+            self._edit("Change class", lambda ds: ds.relabelled(index, label))
+
+    def use_classes(self, count: int) -> bool:
+        """Make the data `count` classes (keys 3–9 on fewer): −1 becomes class 0, +1 class
+        1; a two-class learner gives way to the multiclass perceptron. One undo step."""
+        if count <= len(self.dataset.classes):
+            return True
+        return self._edit(f"Use {count} classes", lambda ds: ds.with_classes(count))
 
     def clear(self) -> None:
         if len(self.dataset):
@@ -227,7 +251,7 @@ class SimulationController(QObject):
     ) -> bool:
         """Apply `after`, then record it on the undo stack; False if it could not be applied."""
         before = (self.dataset, self._settings)
-        settings = simulation.settings if simulation is not None else self._settings
+        settings = simulation.settings if simulation is not None else self._fitting(after)
         if not self._apply_dataset(after, restart, simulation, settings):
             return False
         command = DatasetCommand(
@@ -240,6 +264,17 @@ class SimulationController(QObject):
         )
         self.undo_stack.push(command)
         return True
+
+    def _fitting(self, dataset: Dataset) -> Settings:
+        """The settings for `dataset`: the current ones, unless their learner takes two
+        classes and the data have more; then the multiclass perceptron (said in the status)."""
+        settings = self._settings
+        if LEARNERS[settings.algorithm].classes == "two" and len(dataset.classes) > 2:
+            self.message.emit(
+                f"{len(dataset.classes)} classes: the learner is now the multiclass perceptron."
+            )
+            return replace(settings, algorithm=MULTICLASS, learning_rate=None, tie=None)  # type: ignore[arg-type]
+        return settings
 
     def _apply_dataset(
         self,
@@ -391,7 +426,9 @@ class SimulationController(QObject):
         if self._simulation.converged:
             self.message.emit("Converged: no more mistakes to find.")
             return
-        self._start("mistake", self._simulation.trials + NEXT_MISTAKE_EPOCHS * len(self.dataset))
+        self._start(
+            "mistake", self._simulation.trials + NEXT_MISTAKE_EPOCHS * self._simulation.epoch_length
+        )
 
     def run_epoch(self) -> None:
         """Run to the end of the current epoch."""

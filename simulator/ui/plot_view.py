@@ -34,11 +34,18 @@ from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent, QPen, QPoly
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidget
 
 from simulator.engine import Dataset, InputLine
-from simulator.engine.drawables import LevelSet
+from simulator.engine.drawables import LevelSet, Line, Regions, Vector
 from simulator.presentation.frame import Frame
-from simulator.presentation.level_sets import grid_size, level_segments, region_classes, sample
+from simulator.presentation.level_sets import (
+    grid_size,
+    level_segments,
+    partition_segments,
+    region_classes,
+    sample,
+)
 from simulator.ui import style
 from simulator.ui.arrow_item import VectorItem
+from simulator.ui.class_points import ClassLayers, class_text
 from simulator.ui.legend_item import LegendBox, LegendEntry
 from simulator.ui.plot_geometry import (
     ARROW_FRACTION,
@@ -130,6 +137,7 @@ class PlotView(pg.PlotWidget):
     point_moved = Signal(int, float, float)  # index, x, y
     point_delete_requested = Signal(int)
     point_flip_requested = Signal(int)
+    point_relabel_requested = Signal(int, int)  # index, label (K classes)
     selection_changed = Signal(object)  # int | None
 
     def __init__(
@@ -143,7 +151,7 @@ class PlotView(pg.PlotWidget):
         super().__init__(parent, viewBox=viewbox, background=style.BACKGROUND)
         viewbox.editor = self
         self.setObjectName("plotView")
-        self.new_point_label = 1
+        self._new_point_label = 1
         self.snap_step: float | None = None
         self._frame: Frame | None = None
         self._shown_dataset: Dataset | None = None
@@ -171,7 +179,7 @@ class PlotView(pg.PlotWidget):
         self._fitted_size = (0.0, 0.0)  # the plot's size in pixels then
         self._detail: tuple[float, bool] | None = None
         self._drawn: dict[int, InputLine | None] = {}
-        self._sample_cache: tuple[object, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+        self._sample_cache: tuple[object, dict[object, tuple[np.ndarray, ...]]] | None = None
         self._axis_names: tuple[str, ...] | None = None
         self._menu: QMenu | None = None
         self._menu_point = 0
@@ -204,8 +212,7 @@ class PlotView(pg.PlotWidget):
         for role, look in style.ROLES.items():
             layer[look.z] += [self._lines[role], self._curves[role]]
         # Glyphs, sizes and pens of the point layers: set by _set_detail and _apply_style.
-        self._positive = GlyphLayer(style.positive_symbol(), point_size)
-        self._negative = GlyphLayer(style.negative_symbol(), point_size)
+        self._classes = ClassLayers(point_size)
         self._mistakes = GlyphLayer(style.disc(), point_size)
         self._numbers = NumberLayer(style.NUMBER)
         self._current = GlyphLayer(style.disc(), point_size)
@@ -214,21 +221,20 @@ class PlotView(pg.PlotWidget):
         self._previous_arrow = VectorItem(style.PREVIOUS)
         self._w_arrow = VectorItem(style.WEIGHT, "w")
         self._edge_marker = VectorItem(style.BOUNDARY, "boundary")
-        self._hint = pg.TextItem(
-            "Left click: a +1 point    Right click: a −1 point", color="#777777", anchor=(0.5, 0.5)
-        )
+        self._class_arrows = tuple(VectorItem(colour) for colour in style.CLASS_COLOURS)
+        self._hint = pg.TextItem("", color="#777777", anchor=(0.5, 0.5))
         # Bottom to top: grid, shading, points, mistakes, theory lines, the boundary and w
         # above the points (dense data cannot hide them), the trial and markers on top.
         for z, graphics in enumerate(
             (
                 (self._grid,),
                 (self._shade_positive, self._shade_negative, self._regions),
-                (self._positive, self._negative),
+                self._classes.layers,
                 (self._numbers, self._mistakes),
                 (self._radius, *layer[0]),
                 (*layer[1], self._previous_arrow),
                 tuple(layer[2]),
-                (self._w_arrow,),
+                (self._w_arrow, *self._class_arrows),
                 (self._selection, self._current, self._ghost),
                 (self._hint, self._edge_marker),
             )
@@ -236,7 +242,7 @@ class PlotView(pg.PlotWidget):
             for graphic in graphics:
                 graphic.setZValue(z - 10)
                 item.addItem(graphic, ignoreBounds=True)
-        for layer in (self._positive, self._negative, self._numbers):
+        for layer in (*self._classes.layers, self._numbers):
             # These do not change while a run goes on: painted once into a pixmap and blitted
             # every frame (redone on pan, zoom or a data change).
             layer.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -278,6 +284,8 @@ class PlotView(pg.PlotWidget):
             width=2 * k, head=14 * k, font_px=0, halo=False, dash=style.PREVIOUS_DASH
         )
         self._w_arrow.set_style(width=4 * k, head=20 * k, font_px=round(17 * k))
+        for arrow in self._class_arrows:
+            arrow.set_style(width=3 * k, head=16 * k, font_px=round(15 * k))
         self._edge_marker.set_style(width=4 * k, head=16 * k, font_px=round(14 * k), bold=False)
         hint_font = QFont()
         hint_font.setPixelSize(round(18 * k))
@@ -338,17 +346,7 @@ class PlotView(pg.PlotWidget):
         if (size, dense) == self._detail:
             return
         self._detail = (size, dense)
-        for layer, symbol, small in (
-            (self._positive, style.positive_symbol(), style.disc()),
-            (self._negative, style.negative_symbol(), style.square()),
-        ):
-            # Small glyphs: solid disc and square (cut-outs and outlines would wash them out).
-            layer.set_style(
-                symbol=small if dense else symbol,
-                size=size,
-                pen=None if dense else self._outline,
-                brush=style.POSITIVE if layer is self._positive else style.NEGATIVE,
-            )
+        self._classes.set_detail(size, dense, self._outline)
         if dense:
             self._mistakes.set_style(
                 size=max(2.5, 0.45 * size), pen=None, brush=QColor(0, 0, 0, 150)
@@ -372,6 +370,26 @@ class PlotView(pg.PlotWidget):
         return QFont(font) if font is not None else QFont(self.font())
 
     # -- painting ---------------------------------------------------------------------------
+
+    @property
+    def new_point_label(self) -> int:
+        """The class a left click on empty space adds (a right click: the other of two)."""
+        return self._new_point_label
+
+    @new_point_label.setter
+    def new_point_label(self, label: int) -> None:
+        self._new_point_label = int(label)
+        self._write_hint()
+
+    def _write_hint(self) -> None:
+        ds = self._shown_dataset
+        label = self._new_point_label
+        if ds is None or len(ds.classes) == 2 or label not in ds.classes:
+            here, other = ("+1", "−1") if label > 0 else ("−1", "+1")
+            text = f"Left click: a {here} point    Right click: a {other} point"
+        else:
+            text = f"Left click: a point of class {class_text(ds, label)}    Keys 1–9: the class"
+        self._hint.setText(text)
 
     @property
     def hint_visible(self) -> bool:
@@ -409,15 +427,14 @@ class PlotView(pg.PlotWidget):
             self.follow_learner()
         self._followed = learner
         self._place_arrow()
+        self._place_class_arrows()
         self._place_shading()
         if self._show_legend:
             self._update_legend()
 
     def _show_dataset(self, ds: Dataset) -> None:
         self._set_detail(len(ds))
-        positive = ds.labels > 0
-        self._positive.set_points(ds.points[positive])
-        self._negative.set_points(ds.points[~positive])
+        self._classes.show(ds)
         self._mistakes.set_points(ds.points)
         self._numbers.set_points(ds.points)
         self._numbers.setVisible(self._show_numbers and 0 < len(ds) <= NUMBERS_LIMIT)
@@ -426,6 +443,7 @@ class PlotView(pg.PlotWidget):
         finite = ds.points[np.all(np.isfinite(ds.points), axis=1)] if len(ds) else ds.points
         self._data_box = Box.around(finite) if len(finite) else None
         self._hint.setVisible(len(ds) == 0)
+        self._write_hint()
         self._label_axes()
         if self._selected is not None and self._selected >= len(ds):
             self.set_selected(None)
@@ -457,6 +475,7 @@ class PlotView(pg.PlotWidget):
             self._w_arrow,
             self._previous_arrow,
             self._edge_marker,
+            *self._class_arrows,
             self._shade_positive,
             self._shade_negative,
         ):
@@ -526,7 +545,11 @@ class PlotView(pg.PlotWidget):
 
     def class_points(self) -> tuple[np.ndarray, np.ndarray]:
         """The points drawn as +1 and as −1 glyphs."""
-        return self._positive.shown_points(), self._negative.shown_points()
+        return self._classes.points(1), self._classes.points(-1)
+
+    def points_of_class(self, label: int) -> np.ndarray:
+        """The points drawn with class `label`'s glyph."""
+        return self._classes.points(label)
 
     def marked_mistakes(self) -> np.ndarray:
         """The points drawn as misclassified."""
@@ -580,34 +603,48 @@ class PlotView(pg.PlotWidget):
             if item.isVisible() != (item in shown):
                 item.setVisible(item in shown)
 
-    def _level_sets(self) -> dict[str, LevelSet]:
-        frame = self._frame
-        if frame is None:
-            return {}
-        return {d.role: d for d in frame.drawables if isinstance(d, LevelSet)}
+    def _level_sets(self) -> dict[str, list[LevelSet | Regions]]:
+        """The frame's curved drawables by role (a partition into K regions draws its
+        boundaries as curves too)."""
+        found: dict[str, list[LevelSet | Regions]] = {}
+        for d in self._frame.drawables if self._frame is not None else ():
+            if isinstance(d, LevelSet) or (isinstance(d, Regions) and d.classes > 2):
+                found.setdefault(d.role, []).append(d)
+        return found
 
-    def _sampled(self, drawable: LevelSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _sampled(self, drawable: LevelSet | Regions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The drawable's score on a grid over the view (and a little beyond), cached while
-        neither the drawable nor the view changes."""
+        neither the drawable nor the view changes (the regions and the curves of one
+        drawable share a sampling)."""
         box = self.view_box().grown(0.05)
         cells = grid_size(self.getPlotItem().vb.width())
-        key = (drawable, box, cells)
+        key = (box, cells)
         if self._sample_cache is None or self._sample_cache[0] != key:
-            grid = sample(drawable.score, (box.x0, box.x1, box.y0, box.y1), cells)
-            self._sample_cache = (key, grid)
-        return self._sample_cache[1]
+            self._sample_cache = (key, {})
+        grids = self._sample_cache[1]
+        if drawable not in grids:
+            if len(grids) > 8:
+                grids.clear()
+            grids[drawable] = sample(drawable.score, (box.x0, box.x1, box.y0, box.y1), cells)
+        return grids[drawable]
 
     def _place_curves(self) -> None:
         """The frame's curved drawables: each level set traced over the view."""
         wanted = self._level_sets()
         for role, curve in self._curves.items():
-            drawable = wanted.get(role)
-            if drawable is None or not self._role_shown(role):
+            drawables = wanted.get(role, [])
+            if not drawables or not self._role_shown(role):
                 if curve.isVisible():
                     curve.hide()
                 continue
-            xs, ys, values = self._sampled(drawable)
-            segments = level_segments(xs, ys, values, drawable.level)
+            pieces = []
+            for drawable in drawables:
+                xs, ys, values = self._sampled(drawable)
+                if isinstance(drawable, Regions):
+                    pieces.append(partition_segments(xs, ys, values))
+                else:
+                    pieces.append(level_segments(xs, ys, values, drawable.level))
+            segments = np.concatenate(pieces, axis=0)
             curve.setData(segments[:, :, 0].ravel(), segments[:, :, 1].ravel())
             curve.show()
 
@@ -619,21 +656,86 @@ class PlotView(pg.PlotWidget):
         x, y = curve.getData()
         return np.column_stack((x, y)) if x is not None else np.zeros((0, 2))
 
+    def _regions_to_draw(self) -> LevelSet | Regions | None:
+        """What the plane is shaded by: a learner's partition into classes always (it is how
+        K classes read), else the sign of a curved boundary while region shading is on."""
+        frame = self._frame
+        if frame is None:
+            return None
+        for d in frame.drawables:
+            if isinstance(d, Regions):
+                return d
+        curves = self._level_sets().get("boundary", [])
+        if self._show_shading and len(curves) == 1 and isinstance(curves[0], LevelSet):
+            return curves[0]
+        return None
+
     def _place_regions(self) -> bool:
-        """Shade the plane by the sign of a curved boundary's score; whether it did."""
-        boundary = self._level_sets().get("boundary")
-        if not self._show_shading or boundary is None:
+        """Shade the plane by the class each grid point gets (the argmax of K scores, or
+        the sign of one: −1 and +1 as classes 0 and 1, a score of 0 unshaded); whether it
+        did."""
+        drawable = self._regions_to_draw()
+        if drawable is None:
             self._regions.hide()
             return False
-        xs, ys, values = self._sampled(boundary)
-        classes = region_classes(values)
-        image = np.zeros((*classes.shape, 4), dtype=np.uint8)
-        for sign, colour in ((1, style.POSITIVE_REGION), (-1, style.NEGATIVE_REGION)):
-            image[classes == sign] = (colour.red(), colour.green(), colour.blue(), colour.alpha())
+        xs, ys, values = self._sampled(drawable)
+        found = region_classes(values)
+        if values.ndim == 3:
+            count, shaded = values.shape[2], np.all(np.isfinite(values), axis=2)
+        else:
+            count, shaded = 2, found != 0
+            found = (found > 0).astype(np.int64)
+        image = np.zeros((*found.shape, 4), dtype=np.uint8)
+        for index, colour in enumerate(style.class_colours(count)):
+            tint = style.region_colour(colour)
+            image[shaded & (found == index)] = (
+                tint.red(), tint.green(), tint.blue(), tint.alpha()
+            )  # fmt: skip
         self._regions.setImage(np.swapaxes(image, 0, 1), levels=None)
         self._regions.setRect(QRectF(xs[0], ys[0], xs[-1] - xs[0], ys[-1] - ys[0]))
         self._regions.show()
         return True
+
+    def _place_class_arrows(self) -> None:
+        """Each class's w_k (`Vector` drawables) as an arrow in its colour, from the middle
+        of the class's points (the data's middle for a class without points), a share of
+        the view long for the longest w_k and proportionally shorter for the others."""
+        frame = self._frame
+        vectors = [d for d in frame.drawables if isinstance(d, Vector)] if frame else []
+        shown = set()
+        if vectors and self._shown_dataset is not None:
+            ds = self._shown_dataset
+            view = self.drawing_box()
+            norms = [math.hypot(*v.direction) for v in vectors]
+            longest = max(norms)
+            centre = view.center if self._data_box is None else self._data_box.center
+            count = len(ds.classes)
+            for vector, norm in zip(vectors, norms, strict=True):
+                if not (longest > 0 and math.isfinite(longest)) or vector.klass >= count:
+                    continue
+                label = ds.classes[vector.klass]
+                own = ds.points[ds.labels == label]
+                start = own.mean(axis=0) if len(own) else centre
+                length = ARROW_FRACTION * view.diagonal * max(0.25, norm / longest)
+                direction = np.asarray(vector.direction, dtype=float) / norm if norm else None
+                if direction is None or not np.all(np.isfinite(start)):
+                    continue
+                arrow = self._class_arrows[vector.klass]
+                arrow.set_colour(ClassLayers.colour(count, label))
+                arrow.set_text(vector.label)
+                arrow.set_vector(start, start + length * direction)
+                shown.add(vector.klass)
+        for k, arrow in enumerate(self._class_arrows):
+            if arrow.isVisible() != (k in shown):
+                arrow.setVisible(k in shown)
+
+    def class_arrows(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """The classes' w_k arrows as drawn: class index → (start, end)."""
+        return {
+            k: ends
+            for k, arrow in enumerate(self._class_arrows)
+            if arrow.isVisible() and (ends := arrow.ends()) is not None
+        }
 
     def _place_shading(self) -> None:
         frame = self._frame
@@ -659,25 +761,32 @@ class PlotView(pg.PlotWidget):
 
     # -- the legend -------------------------------------------------------------------------
 
-    def _drawn_roles(self) -> tuple[tuple[str, bool], ...]:
-        """The roles the legend names, each with whether it is a line: the learner's own
-        (whether drawn yet or not, so the legend does not reflow as a run starts) and the
-        theory's the view toggles show."""
+    def _drawn_roles(self) -> tuple[tuple[str, str], ...]:
+        """The roles the legend names, each with how it is drawn ("line", "curve" or
+        "partition"): the learner's own (whether drawn yet or not, so the legend does not
+        reflow as a run starts) and the theory's the view toggles show."""
         frame = self._frame
         if frame is None:
             return ()
         own = set(frame.learner.roles)
-        theory = {d.role for d in frame.drawables if d.role not in own}
-        line = not frame.curved
+        kinds: dict[str, str] = {}
+        for d in frame.drawables:
+            kind = "line" if isinstance(d, Line) else "curve"
+            if isinstance(d, Regions) and d.classes > 2:
+                kind = "partition"
+            kinds.setdefault(d.role, kind)
+        usual = "curve" if frame.curved else "line"
         return tuple(
-            (role, line or role not in own)
+            (role, kinds.get(role, usual))
             for role in style.ROLES
-            if (role in own or role in theory) and self._role_shown(role)
+            if (role in own or role in kinds) and self._role_shown(role)
         )
 
     def _update_legend(self) -> None:
+        ds = self._shown_dataset
         key = (
             self._presentation,
+            None if ds is None else (ds.classes, ds.class_names),
             self._show_radius,
             self._show_shading,
             self._drawn_roles(),
@@ -705,22 +814,17 @@ class PlotView(pg.PlotWidget):
         # Samples no taller than the text, so a column of them fits beside the data of a
         # short plot (the ring and diamond of the trial are larger on the plane itself).
         k, size = self.line_scale, min(self.point_size, glyph_px)
-        entries = [
-            LegendEntry(
-                "+1, −1",
-                glyphs=(
-                    render_glyph(style.positive_symbol(), size, None, QBrush(style.POSITIVE)),
-                    render_glyph(style.negative_symbol(), size, None, QBrush(style.NEGATIVE)),
-                ),
-            )
-        ]
-        for role, line in self._drawn_roles():
-            text = style.ROLES[role].legend
-            if role == "boundary":
-                text = "boundary w·x = θ" if line else "boundary f(x) = 0"
+        entries = list(self._class_entries(size))
+        boundary = {
+            "line": "boundary w·x = θ",
+            "curve": "boundary f(x) = 0",
+            "partition": "boundaries w_i·x = w_j·x",
+        }
+        for role, kind in self._drawn_roles():
+            text = boundary[kind] if role == "boundary" else style.ROLES[role].legend
             if text:
                 entries.append(LegendEntry(text, pen=self._role_pen(role)))
-            if role == "boundary" and line:
+            if role == "boundary" and kind == "line":
                 entries.append(LegendEntry("w (normal)", arrow=style.WEIGHT))
         entries += [
             LegendEntry(
@@ -739,10 +843,29 @@ class PlotView(pg.PlotWidget):
             entries.append(
                 LegendEntry("radius R", pen=_pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))
             )
-        if self._show_shading:
+        if self._show_shading and not self._partitioned():
             entries.append(LegendEntry("s > 0: predicts +1", swatch=style.POSITIVE_REGION))
             entries.append(LegendEntry("s < 0: predicts −1", swatch=style.NEGATIVE_REGION))
         return tuple(entries)
+
+    def _partitioned(self) -> bool:
+        frame = self._frame
+        return frame is not None and any(
+            isinstance(d, Regions) and d.classes > 2 for d in frame.drawables
+        )
+
+    def _class_entries(self, size: float) -> tuple[LegendEntry, ...]:
+        """Two classes: one entry "+1, −1" (or their names); K classes: one each, named
+        (its arrow w_k and its region share the glyph's colour)."""
+        ds = self._shown_dataset if self._shown_dataset is not None else Dataset.empty()
+        glyphs = ClassLayers.glyphs(len(ds.classes), size)
+        if len(ds.classes) == 2:
+            text = f"{class_text(ds, 1)}, {class_text(ds, -1)}"
+            return (LegendEntry(text, glyphs=(glyphs[1], glyphs[0])),)
+        return tuple(
+            LegendEntry(f"class {class_text(ds, label)}", glyphs=(glyph,))
+            for label, glyph in zip(ds.classes, glyphs, strict=True)
+        )
 
     def _fit_legend(self) -> None:
         """Columns for where the legend sits: as many as fit the width in the band on top,
@@ -1013,17 +1136,32 @@ class PlotView(pg.PlotWidget):
         return nearest if distance[nearest] <= HIT_RADIUS_PX**2 else None
 
     def point_menu(self, index: int) -> QMenu:
-        """The context menu of point `index` (shown by a right click on it). One menu
-        serves every point: a right click only says which point its actions act on."""
+        """The context menu of point `index` (shown by a right click on it): delete, and
+        flip the label (two classes) or move the point to another class (K classes). One
+        menu serves every point: a right click only says which point its actions act on."""
         if self._menu is None:
             self._menu = QMenu(self)
             delete = QAction("Delete point", self._menu)
             delete.triggered.connect(lambda: self.point_delete_requested.emit(self._menu_point))
-            flip = QAction("Flip label", self._menu)
-            flip.triggered.connect(lambda: self.point_flip_requested.emit(self._menu_point))
+            self._flip = QAction("Flip label", self._menu)
+            self._flip.triggered.connect(lambda: self.point_flip_requested.emit(self._menu_point))
             self._menu.addAction(delete)
-            self._menu.addAction(flip)
+            self._menu.addAction(self._flip)
+            self._class_menu = self._menu.addMenu("Class")
         self._menu_point = index
+        ds = self._shown_dataset
+        many = ds is not None and len(ds.classes) > 2
+        self._flip.setVisible(not many)
+        self._class_menu.menuAction().setVisible(many)
+        self._class_menu.clear()
+        if ds is not None and many:
+            own = int(ds.labels[index]) if index < len(ds) else None
+            for key, label in enumerate(ds.classes, start=1):
+                action = self._class_menu.addAction(f"{key}: {class_text(ds, label)}")
+                action.setEnabled(label != own)
+                action.triggered.connect(
+                    lambda _=False, c=label: self.point_relabel_requested.emit(self._menu_point, c)
+                )
         return self._menu
 
     def _data_position(self, scene_pos: QPointF) -> tuple[float, float]:
@@ -1046,7 +1184,7 @@ class PlotView(pg.PlotWidget):
         elif hit is not None:
             self.set_selected(hit)
             self.point_menu(hit).popup(ev.screenPos().toPoint())
-        else:
+        elif self._shown_dataset is None or len(self._shown_dataset.classes) == 2:
             self.point_requested.emit(*self._data_position(ev.scenePos()), -self.new_point_label)
         return True
 

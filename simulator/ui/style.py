@@ -14,6 +14,8 @@ mistake (a shape, not only a colour).
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPolygonF
 
@@ -161,9 +163,66 @@ ROLES: dict[str, Role] = {
 }
 """The roles a learner's drawables take (a learner with a new role adds one here)."""
 
+ROLES["class-weight"] = Role(WEIGHT, 3.0, BOUNDARY_DASH, "")  # K arrows w_k, in class colours
+
 CLASS_COLOURS = (
     QColor("#0072B2"), QColor("#D55E00"), QColor("#009E73"), QColor("#CC79A7"),
-    QColor("#E69F00"), QColor("#56B4E9"), QColor("#000000"), QColor("#F0E442"),
+    QColor("#E69F00"), QColor("#56B4E9"), QColor("#555555"), QColor("#B8A400"),
     QColor("#8C564B"),
 )  # fmt: skip
-"""Okabe–Ito's colours, for classes 0 … 8 (they stay apart for colour-blind eyes)."""
+"""Okabe–Ito's colours for classes 0 … 8 (they stay apart for colour-blind eyes); its black
+and yellow darkened to grey and olive, so neither is taken for a mistake mark nor lost on
+white."""
+
+REGION_ALPHA = 30  # the tint of a class's region
+
+
+def _regular(corners: int, radius: float, turn: float = 0.0, inner: float = 0.0) -> QPainterPath:
+    """A regular polygon of `corners` corners (a star when `inner` > 0), centred on 0."""
+    points = []
+    steps = corners * (2 if inner else 1)
+    for i in range(steps):
+        angle = math.pi * 2 * i / steps + turn - math.pi / 2
+        r = inner if inner and i % 2 else radius
+        points.append(QPointF(r * math.cos(angle), r * math.sin(angle)))
+    path = QPainterPath()
+    path.addPolygon(QPolygonF(points))
+    path.closeSubpath()
+    return path
+
+
+def class_symbols(count: int) -> tuple[QPainterPath, ...]:
+    """One glyph per class, shapes apart so classes read in greyscale: two classes keep the
+    +1 and −1 glyphs (in label order −1, +1); K classes get a disc, square, triangle,
+    diamond, inverted triangle, hexagon, star, pentagon and cross."""
+    if count == 2:
+        return (negative_symbol(), positive_symbol())
+    shapes = (
+        disc(),
+        square(),
+        _regular(3, 0.58),
+        _regular(4, 0.58),
+        _regular(3, 0.58, math.pi),
+        _regular(6, 0.52),
+        _regular(5, 0.6, 0.0, 0.27),
+        _regular(5, 0.52),
+        _cross_path(),
+    )
+    return shapes[:count]
+
+
+def _cross_path() -> QPainterPath:
+    path = QPainterPath()
+    path.addPolygon(_cross(0.5, 0.16))
+    path.closeSubpath()
+    return path
+
+
+def class_colours(count: int) -> tuple[QColor, ...]:
+    """The classes' colours in label order: −1 vermillion, +1 blue for two classes."""
+    return (NEGATIVE, POSITIVE) if count == 2 else CLASS_COLOURS[:count]
+
+
+def region_colour(colour: QColor) -> QColor:
+    """A class's colour as its region's tint."""
+    return QColor(colour.red(), colour.green(), colour.blue(), REGION_ALPHA)

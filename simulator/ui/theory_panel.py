@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simulator.presentation.format import bound_formula
 from simulator.presentation.frame import Frame, format_bound, format_number, format_vector
 from simulator.ui.value_label import WIDEST_COUNT, WIDEST_NUMBER, ValueLabel, label_font, value_font
 
@@ -227,8 +228,18 @@ class TheoryPanel(QWidget):
         self.mistakes_bar.setFixedHeight(14 if on else 10)
         self.updateGeometry()
 
+    def _name_theory(self, frame: Frame) -> None:
+        """γ* and R, or the learner's own names for them (γ_K, R_K of Kessler's vectors)."""
+        gamma, radius = frame.learner.symbols
+        self.labels["gamma"].setText(f"Data margin {gamma}")
+        self.labels["radius"].setText(f"Radius {radius}")
+        self.theory_box.setTitle(f"Theory ({frame.learner.theory_space})")
+        general = frame.bound_is_general
+        self.bound_label.setText("Bound from w₀" if general else f"Bound {bound_formula(frame)}")
+
     def show_frame(self, frame: Frame) -> None:
         s, r = frame.snapshot, frame.report
+        self._name_theory(frame)
         self.rule_title.setText(f"{frame.rule.title} ({frame.rule.describe()})")
         self.gamma.setText(format_number(r.gamma))
         # "—" says nothing by itself: the tooltip says why γ* was not computed
@@ -239,7 +250,6 @@ class TheoryPanel(QWidget):
         # R²/γ*² is a number of the data, like γ* and R (the gauge says which bound is the
         # rule's own); a run whose bound is the general one from w₀ shows that instead.
         general = frame.bound_is_general
-        self.bound_label.setText("Bound from w₀" if general else "Bound R²/γ*²")
         self.bound.setText(format_bound(frame.mistake_bound if general else r.bound, r.separable))
         self.mistakes.setText(str(s.mistakes))
         self._show_gauge(frame)

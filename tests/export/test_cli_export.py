@@ -269,7 +269,7 @@ def test_every_epoch_until_converged_ends_with_the_converged_epoch(tmp_path):
 
 def test_until_converged_warns_when_the_cap_stops_it(tmp_path):
     result = export_here(
-        "--dataset", "xor", "--until-converged", "--max-trials", 12, "--out", tmp_path,
+        "--dataset", "noisy", "--until-converged", "--max-trials", 12, "--out", tmp_path,
         "--size", "200x150", "--quiet",
     )  # fmt: skip
     assert result.returncode == 0
@@ -278,6 +278,31 @@ def test_until_converged_warns_when_the_cap_stops_it(tmp_path):
         "converging (raise --max-trials, or use --trials N)"
     ]
     assert len(frames(tmp_path)) == 13
+
+
+def test_until_converged_ends_where_the_run_is_found_repeating_itself(tmp_path):
+    from simulator.engine import Simulation, load_preset
+
+    sim = Simulation(load_preset("xor"))
+    sim.run(10_000)
+    assert sim.cycle_found_at == 4  # the perceptron's updates on xor cancel over epoch 1
+    result = export_here(
+        "--dataset", "xor", "--until-converged", "--max-trials", 10_000, "--every", "epoch",
+        "--out", tmp_path, "--size", "200x150",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert len(frames(tmp_path)) == 1 + sim.cycle_found_at // 4
+    assert f"found at trial {sim.cycle_found_at}): no line separates" in result.stderr
+    assert "warning" not in result.stderr
+
+
+def test_kesslers_epochs_are_its_vectors_and_frames_follow_them(tmp_path):
+    result = export_here(
+        "--dataset", "blobs3", "--algorithm", "kessler", "--trials", 3 * 2 * 45,
+        "--every", "epoch", "--out", tmp_path, "--size", "200x150",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert len(frames(tmp_path)) == 1 + 3  # blobs3: 45 points, K − 1 = 2 vectors each
 
 
 @pytest.mark.slow  # a 61-frame GIF at 640x360

@@ -359,6 +359,10 @@ class Learner:
     update_formula: ClassVar[str] = ""
     companions: ClassVar[tuple[str, ...]] = ()
     roles: ClassVar[tuple[str, ...]] = ("boundary", "previous")  # what it draws, by role
+    # The theory's names on screen, and where it lives: γ* and R of the feature vectors, or
+    # a learner's own rows (Kessler's vectors: γ_K, R_K).
+    symbols: ClassVar[tuple[str, str]] = ("γ*", "R")
+    theory_space: ClassVar[str] = "feature space"
     curved: ClassVar[bool] = False  # its boundary is a curve even on linear features
     shows_margin: ClassVar[bool] = True
     least_squares: ClassVar[bool] = False
@@ -436,6 +440,14 @@ class Learner:
                 " or ".join(many) if many else "a multiclass learner"
             )
         return None
+
+    def class_indices(self, labels: NDArray[np.int8]) -> NDArray[np.int8]:
+        """The labels as this learner learns them: a two-class learner takes ±1 as they are;
+        a multiclass learner takes class indices, so two classes' −1, +1 become 0, 1 (the
+        order of `Dataset.classes`, as `Dataset.with_classes` numbers them)."""
+        if self.classes == "many" and labels.size and labels.min() < 0:
+            return (labels > 0).astype(np.int8)
+        return labels
 
     # -- state ---------------------------------------------------------------------------
 
@@ -672,6 +684,15 @@ class Learner:
         boundary under `role` ("previous" for the state before an update), and the lines of
         its companions. `features` is the run's `FeatureMap`."""
         return ()
+
+    def explain_input(self, trial: Any, dataset: Any, vector: Callable[..., str]) -> str:
+        """The trial's input as the strip writes it, e.g. "x = (1, 0.5, 2)"."""
+        return f"x = ({vector(trial.x)})"
+
+    def explain_verdict(self, trial: Any, dataset: Any) -> str | None:
+        """The verdict of a trial that is not a tie, when this learner's is not the sign
+        or class it predicts (None: that one)."""
+        return None
 
     def explain_score(self, trial: Any, number: Formatter) -> str:
         """The score of a trial as the notes write it, e.g. "s = w·x = 0.5"."""

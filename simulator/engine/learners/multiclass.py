@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from simulator.engine.drawables import LevelSet
+from simulator.engine.drawables import Regions, Vector
 from simulator.engine.learners.base import (
     Bound,
     Learner,
@@ -101,6 +101,8 @@ class MulticlassPerceptron(Learner):
     strongest other class's w_j away from it (see the module docstring)."""
 
     name: ClassVar[str] = "multiclass-perceptron"
+    symbols: ClassVar[tuple[str, str]] = ("γ_K", "R_K")
+    theory_space: ClassVar[str] = "Kessler's vectors"
     title: ClassVar[str] = "Multiclass perceptron"
     source: ClassVar[str] = "UNL CSCE 970 lecture 3 (multiclass learning)"
     tie: ClassVar[str] = "mistake"
@@ -109,7 +111,7 @@ class MulticlassPerceptron(Learner):
     exact: ClassVar[bool] = True
     score_formula: ClassVar[str] = "s_k = w_k·x"
     update_formula: ClassVar[str] = "w_y ← w_y + η x, w_j ← w_j − η x"
-    roles: ClassVar[tuple[str, ...]] = ("boundary",)
+    roles: ClassVar[tuple[str, ...]] = ("boundary", "class-weight")
     learning_rate: float = 1.0
     count: int = 3
 
@@ -119,7 +121,7 @@ class MulticlassPerceptron(Learner):
         **values: Any,
     ) -> Any:  # fmt: skip
         learner = cls(**{p.name: values.get(p.name) for p in cls.parameters})
-        object.__setattr__(learner, "count", max(3, int(classes)))
+        object.__setattr__(learner, "count", max(2, int(classes)))
         return learner
 
     def state_shape(self, n_features: int) -> tuple[int, ...]:
@@ -266,39 +268,50 @@ class MulticlassPerceptron(Learner):
         return state.w
 
     def drawables(self, state: State, features: Any, role: str = "boundary") -> tuple[Any, ...]:
-        """The boundaries between classes where they matter: for each pair (i, j), where
-        w_i·x = w_j·x and i and j are the two best (elsewhere the curve is hidden)."""
+        """The plane divided by argmax_k w_k·x (`Regions`: the view colours each class's
+        region and traces the boundaries between the two best classes), and each w_k's
+        direction in the plane as an arrow, when the features are linear in the plane."""
         if role != "boundary" or not np.all(np.isfinite(state.w)):
             return ()
         w = np.array(state.w)
-        drawn = []
-        for i in range(w.shape[0]):
-            for j in range(i + 1, w.shape[0]):
-                drawn.append(LevelSet("boundary", _pair_score(w, features, i, j)))
+        count = w.shape[0]
+
+        def scores(points: FloatArray) -> FloatArray:
+            with np.errstate(over="ignore", invalid="ignore"):
+                result: FloatArray = features.transform(points) @ w.T
+            return result
+
+        drawn: list[Any] = [Regions("boundary", scores, classes=count)]
+        for k in range(count):
+            line = features.input_line(w[k])
+            if line is not None:
+                drawn.append(Vector("class-weight", line.normal, k, f"w{k + 1}"))
         return tuple(drawn)
 
     def explain_score(self, trial: Any, number: Any) -> str:
         return f"v = s_y − max other s_k = {number(trial.score)}"
 
     def explain_update(self, trial: Any, number: Any, vector: Any) -> str:
-        return f"{self.update_formula} (η = {number(self.learning_rate)})."
+        """Which two rows moved, and W before and after, one block per class."""
+        before = np.asarray(trial.weights_before, dtype=float).reshape(self.count, -1)
+        after = np.asarray(trial.weights_after, dtype=float).reshape(self.count, -1)
+        eta = number(self.learning_rate)
+        moved = [k for k in range(self.count) if np.any(before[k] != after[k])]
+        up = [k for k in moved if np.dot(after[k] - before[k], trial.x) > 0]  # w_y first
+        parts = [f"w{k + 1} += {eta}·x" for k in up]
+        parts += [f"w{k + 1} −= {eta}·x" for k in moved if k not in up]
+        return (
+            f"{', '.join(parts) or self.update_formula}: W = ({_blocks(before, vector)}) → "
+            f"({_blocks(after, vector)})."
+        )
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}, K = {self.count}"
 
 
-def _pair_score(w: FloatArray, features: Any, i: int, j: int) -> Any:
-    """w_i·x − w_j·x where i and j score best of all classes, NaN elsewhere."""
-
-    def score(points: FloatArray) -> FloatArray:
-        scores = features.transform(points) @ w.T
-        top2 = np.argsort(-scores, axis=1)[:, :2]
-        pair = np.sort(top2, axis=1)
-        here = (pair[:, 0] == i) & (pair[:, 1] == j)
-        result: FloatArray = np.where(here, scores[:, i] - scores[:, j], np.nan)
-        return result
-
-    return score
+def _blocks(rows: FloatArray, vector: Any) -> str:
+    """The rows of W (or the blocks of Kessler's z), "|" between them."""
+    return " | ".join(vector(row) for row in rows)
 
 
 class Kessler(Perceptron):
@@ -306,11 +319,13 @@ class Kessler(Perceptron):
     no extra bias, one trial per vector, a tie a mistake); its w is the K rows of W."""
 
     name: ClassVar[str] = "kessler"
+    symbols: ClassVar[tuple[str, str]] = ("γ_K", "R_K")
+    theory_space: ClassVar[str] = "Kessler's vectors"
     title: ClassVar[str] = "Kessler's construction"
     source: ClassVar[str] = "UNL CSCE 970 lecture 3 (Kessler's construction)"
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE,)
     classes: ClassVar[str] = "many"
-    roles: ClassVar[tuple[str, ...]] = ("boundary",)
+    roles: ClassVar[tuple[str, ...]] = ("boundary", "class-weight")
     count: int = 3
     width: int = 0
 
@@ -320,7 +335,7 @@ class Kessler(Perceptron):
         **values: Any,
     ) -> Any:  # fmt: skip
         learner = cls(**{p.name: values.get(p.name) for p in cls.parameters})
-        object.__setattr__(learner, "count", max(3, int(classes)))
+        object.__setattr__(learner, "count", max(2, int(classes)))
         object.__setattr__(learner, "width", n_features)
         return learner
 
@@ -357,3 +372,52 @@ class Kessler(Perceptron):
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}, K = {self.count}"
+
+    def _classes_of(self, trial: Any) -> tuple[int, int | None]:
+        """(the point's class, the other class of its Kessler vector): the block holding −x
+        (None when x = 0 leaves every block zero)."""
+        blocks = np.asarray(trial.x, dtype=float).reshape(self.count, -1)
+        own = int(np.asarray(trial.y)) if self.count > 2 else int(trial.y > 0)
+        others = [k for k in range(self.count) if k != own and np.any(blocks[k])]
+        return own, (others[0] if others else None)
+
+    def explain_input(self, trial: Any, dataset: Any, vector: Any) -> str:
+        """Kessler's vector in blocks, one per class, as the notes write it: x in the
+        point's class's block, −x in the other class's, zeros elsewhere."""
+        written = _blocks(np.asarray(trial.x, dtype=float).reshape(self.count, -1), vector)
+        own, other = self._classes_of(trial)
+        against = (
+            ""
+            if other is None
+            else f" (class {_name(dataset, own)} against {_name(dataset, other)})"
+        )
+        return f"z = ({written}){against}"
+
+    def explain_verdict(self, trial: Any, dataset: Any) -> str | None:
+        own, other = self._classes_of(trial)
+        if other is None:
+            return None
+        sign = ">" if trial.score > 0 else "<"
+        return f"w_{_name(dataset, own)}·x {sign} w_{_name(dataset, other)}·x"
+
+    def explain_score(self, trial: Any, number: Any) -> str:
+        return f"s = W·z = {number(trial.score)}"
+
+    def explain_update(self, trial: Any, number: Any, vector: Any) -> str:
+        """The perceptron's update on z (its label is +1), in blocks."""
+        blocks = self.count, -1
+        before = np.asarray(trial.weights_before, dtype=float).reshape(blocks)
+        after = np.asarray(trial.weights_after, dtype=float).reshape(blocks)
+        z = np.asarray(trial.x, dtype=float).reshape(blocks)
+        return (
+            f"W ← W + η z = ({_blocks(before, vector)}) + {number(self.step_size())}·"
+            f"({_blocks(z, vector)}) = ({_blocks(after, vector)})."
+        )
+
+
+def _name(dataset: Any, index: int) -> str:
+    """Class `index` (0 … K−1) by name; two classes: −1, +1."""
+    names = dataset.class_names
+    if len(names) == 2 and names == ("-1", "+1"):
+        return ("−1", "+1")[index]
+    return str(names[index])
