@@ -134,6 +134,34 @@ class LabWindow(QDialog):
         self._chosen_size: int | None = None  # the n the teacher picked; else the largest
         self._presentation = False
 
+        self._make_plan_controls()
+        self._make_status()
+        self.scaling = ScalingChart(self)
+        self.cumulative = CumulativeChart(self)
+        self.weights = WeightsChart(self)
+        self.size_choice = QComboBox(objectName="labSizeCombo")
+        self.size_choice.setToolTip("The n whose run the lower charts show")
+        self.rule_choice = QComboBox(objectName="labRuleCombo")
+        self.rule_choice.setToolTip("The rule whose weights are drawn")
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._plan_row())
+        progress_row = QHBoxLayout()
+        progress_row.addWidget(self.progress, 1)
+        progress_row.addWidget(self.status, 2)
+        layout.addLayout(progress_row)
+        layout.addWidget(self.summary)
+        layout.addWidget(self._charts(), 1)
+        self.resize(1000, 720)
+
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.size_choice.currentIndexChanged.connect(self._show_chosen)
+        self.size_choice.activated.connect(self._on_size_chosen)
+        self.rule_choice.currentIndexChanged.connect(self._show_chosen)
+        self.status.setText("Choose r, the n values and the examples, then Run.")
+
+    def _make_plan_controls(self) -> None:
+        """r, the n values, the examples, the seed, until converged; Run and Cancel."""
         self.relevant = QSpinBox(objectName="labRelevantSpin")
         self.relevant.setRange(1, 16)
         self.relevant.setValue(2)
@@ -156,6 +184,9 @@ class LabWindow(QDialog):
         self.run_button.setDefault(True)
         self.cancel_button = QPushButton("Cancel", objectName="labCancelButton")
         self.cancel_button.setEnabled(False)
+
+    def _make_status(self) -> None:
+        """The progress bar, the status line and the summary for the class."""
         self.progress = QProgressBar(objectName="labProgress")
         self.progress.setRange(0, _PROGRESS_STEPS)
         self.progress.setValue(0)
@@ -168,14 +199,7 @@ class LabWindow(QDialog):
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.summary.setFont(font)
 
-        self.scaling = ScalingChart(self)
-        self.cumulative = CumulativeChart(self)
-        self.weights = WeightsChart(self)
-        self.size_choice = QComboBox(objectName="labSizeCombo")
-        self.size_choice.setToolTip("The n whose run the lower charts show")
-        self.rule_choice = QComboBox(objectName="labRuleCombo")
-        self.rule_choice.setToolTip("The rule whose weights are drawn")
-
+    def _plan_row(self) -> QHBoxLayout:
         plan_row = QHBoxLayout()
         for label, widget in (
             ("r", self.relevant),
@@ -188,9 +212,11 @@ class LabWindow(QDialog):
         plan_row.addWidget(self.until_converged)
         plan_row.addWidget(self.run_button)
         plan_row.addWidget(self.cancel_button)
-        progress_row = QHBoxLayout()
-        progress_row.addWidget(self.progress, 1)
-        progress_row.addWidget(self.status, 2)
+        return plan_row
+
+    def _charts(self) -> QSplitter:
+        """Mistakes against n above; below, the choice of n and rule over the cumulative
+        mistakes and the weights, side by side."""
         choice_row = QHBoxLayout()
         choice_row.addWidget(QLabel("Show n ="))
         choice_row.addWidget(self.size_choice)
@@ -212,19 +238,7 @@ class LabWindow(QDialog):
         charts.setStretchFactor(0, 1)
         charts.setStretchFactor(1, 1)
         charts.setSizes([450, 450])
-        layout = QVBoxLayout(self)
-        layout.addLayout(plan_row)
-        layout.addLayout(progress_row)
-        layout.addWidget(self.summary)
-        layout.addWidget(charts, 1)
-        self.resize(1000, 720)
-
-        self.run_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.size_choice.currentIndexChanged.connect(self._show_chosen)
-        self.size_choice.activated.connect(self._on_size_chosen)
-        self.rule_choice.currentIndexChanged.connect(self._show_chosen)
-        self.status.setText("Choose r, the n values and the examples, then Run.")
+        return charts
 
     # -- the plan ----------------------------------------------------------------------------
 

@@ -335,16 +335,10 @@ def race(
     if max_epochs < 1:
         raise ValueError(f"max_epochs must be at least 1; got {max_epochs}")
     settings = [lab_settings(rule) for rule in rules]
-    n = dataset.dimension
-    if variables is not None:
-        targets: tuple[int, ...] | None = tuple(sorted({int(v) for v in variables}))
-        if not targets or targets[0] < 1 or targets[-1] > n:
-            raise ValueError(f"the relevant variables are numbered 1 … {n}; got {variables}")
-    else:
-        targets = consistent_disjunction(dataset)
+    targets = _targets(dataset, variables)
     mask = None
     if trace:
-        mask = np.zeros(n, dtype=bool)
+        mask = np.zeros(dataset.dimension, dtype=bool)
         if targets is not None:
             mask[[v - 1 for v in targets]] = True
     limit = (max_epochs if until_converged else 1) * len(dataset)
@@ -358,29 +352,54 @@ def race(
                 done = min(1.0, sim.trials / limit) if not sim.converged else 1.0
                 progress((k + done) / len(settings), f"{title}: trial {sim.trials:,}")
 
-        mistake_trials, weights = _run_one(sim, limit, until_converged, mask, should_stop, tick)
-        bound, formula = _bound(sim, targets)
-        exact_bound = None
-        own = sim.bound if exact else None  # γ* costs seconds in thousands of dimensions
-        if own is not None and own.proof and not own.general:
-            exact_bound = own.value
-        results.append(
-            RaceResult(
-                rule=setting.algorithm,
-                title=title,
-                n=n,
-                relevant=None if targets is None else len(targets),
-                trials=sim.trials,
-                mistakes=sim.mistakes,
-                mistake_trials=tuple(mistake_trials),
-                converged=sim.converged,
-                bound=bound,
-                bound_formula=formula,
-                exact_bound=exact_bound,
-                trace=weights,
-            )
-        )
+        run = _run_one(sim, limit, until_converged, mask, should_stop, tick)
+        results.append(_result(sim, setting.algorithm, title, targets, run, exact))
     return tuple(results)
+
+
+def _targets(dataset: Dataset, variables: Sequence[int] | None) -> tuple[int, ...] | None:
+    """The target's variables (numbered from 1), checked; by default the largest
+    disjunction consistent with the data (None if there is none)."""
+    if variables is None:
+        return consistent_disjunction(dataset)
+    n = dataset.dimension
+    targets = tuple(sorted({int(v) for v in variables}))
+    if not targets or targets[0] < 1 or targets[-1] > n:
+        raise ValueError(f"the relevant variables are numbered 1 … {n}; got {variables}")
+    return targets
+
+
+def _result(
+    sim: Simulation,
+    rule: str,
+    title: str,
+    targets: tuple[int, ...] | None,
+    run: tuple[list[int], WeightTrace | None],
+    exact: bool,
+) -> RaceResult:
+    """`sim`'s finished run (`run`: `_run_one`'s mistake trials and trace) as the race
+    reports it: its mistakes, its bound for an OR of `targets`, and with `exact` the
+    perceptron's R²/γ*² (where that bound applies)."""
+    mistake_trials, weights = run
+    bound, formula = _bound(sim, targets)
+    exact_bound = None
+    own = sim.bound if exact else None  # γ* costs seconds in thousands of dimensions
+    if own is not None and own.proof and not own.general:
+        exact_bound = own.value
+    return RaceResult(
+        rule=rule,
+        title=title,
+        n=sim.dataset.dimension,
+        relevant=None if targets is None else len(targets),
+        trials=sim.trials,
+        mistakes=sim.mistakes,
+        mistake_trials=tuple(mistake_trials),
+        converged=sim.converged,
+        bound=bound,
+        bound_formula=formula,
+        exact_bound=exact_bound,
+        trace=weights,
+    )
 
 
 # -- a whole lab: several n ---------------------------------------------------------------------

@@ -62,10 +62,41 @@ _TICK_SECONDS = 0.03
 _ENCODER_POLL_MS = 50  # while ffmpeg completes the animation: look now and then, not spin
 
 
+_EVERY_TEXTS = ("after every trial", "after every mistake", "after every epoch")  # of EVERY
+
+# The form's check boxes, by row: (the dialog's attribute, text, object name, checked).
+_CHECK_BOXES: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
+    "Show": (
+        ("legend", "the plot's legend", "legendCheck", False),
+        ("explain", "the arithmetic of each trial, under the plot", "explainCheck", False),
+        ("charts", "the charts beside the plot (mistakes, the proof)", "chartsCheck", False),
+    ),
+    "Write": (
+        ("png", "PNG frames (frame_00000.png, …)", "pngCheck", True),
+        ("gif", "animated GIF (animation.gif)", "gifCheck", True),
+        ("mp4", "MP4 video (animation.mp4)", "mp4Check", False),
+    ),
+}
+
+
+def _spin_box(name: str, limits: tuple[int, int], value: int) -> QSpinBox:
+    box = QSpinBox(objectName=name)
+    box.setRange(*limits)
+    box.setValue(value)
+    return box
+
+
 class ExportDialog(QDialog):
     """Asks what to export, then runs it with a progress dialog (Cancel works throughout)."""
 
     finished_export = Signal(object)  # ExportResult
+    # Made from `_CHECK_BOXES`:
+    legend: QCheckBox
+    explain: QCheckBox
+    charts: QCheckBox
+    png: QCheckBox
+    gif: QCheckBox
+    mp4: QCheckBox
 
     def __init__(self, controller: SimulationController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -79,84 +110,10 @@ class ExportDialog(QDialog):
         sim = controller.simulation
 
         form = QFormLayout()
-        self.from_start = QRadioButton("the start (trial 0)", objectName="fromStart")
-        self.from_current = QRadioButton(
-            f"the current state (trial {sim.trials})", objectName="fromCurrent"
-        )
-        self.from_start.setChecked(True)
-        start_group = QButtonGroup(self)
-        start_group.addButton(self.from_start)
-        start_group.addButton(self.from_current)
-        form.addRow("Start from", column(self.from_start, self.from_current))
-
-        self.by_trials = QRadioButton("a number of trials:", objectName="byTrials")
-        self.trials = QSpinBox(objectName="trialsSpin")
-        self.trials.setRange(1, MAX_TRIALS)
-        self.trials.setValue(max(1, min(200, 5 * max(1, len(controller.dataset)))))
-        self.until_converged = QRadioButton(
-            "until converged, at most:", objectName="untilConverged"
-        )
-        self.cap = QSpinBox(objectName="capSpin")
-        self.cap.setRange(1, MAX_TRIALS)
-        self.cap.setValue(1000)
-        self.until_converged.setChecked(True)
-        length_group = QButtonGroup(self)
-        length_group.addButton(self.by_trials)
-        length_group.addButton(self.until_converged)
-        form.addRow(
-            "Run",
-            column(
-                row(self.by_trials, self.trials),
-                row(self.until_converged, self.cap, QLabel("trials")),
-            ),
-        )
-
-        self.width_spin = QSpinBox(objectName="widthSpin")
-        self.width_spin.setRange(*WIDTH_RANGE)
-        self.width_spin.setValue(1280)
-        self.height_spin = QSpinBox(objectName="heightSpin")
-        self.height_spin.setRange(*HEIGHT_RANGE)
-        self.height_spin.setValue(720)
-        self.every = QComboBox(objectName="everyCombo")
-        for value, text in zip(
-            EVERY, ("after every trial", "after every mistake", "after every epoch"), strict=True
-        ):
-            self.every.addItem(text, value)
-        form.addRow("A frame", column(self.every, QLabel("(frame 0 is always the start)")))
-        form.addRow(
-            "Frame size", row(self.width_spin, QLabel("×"), self.height_spin, QLabel("pixels"))
-        )
-        self.legend = QCheckBox("the plot's legend", objectName="legendCheck")
-        self.explain = QCheckBox(
-            "the arithmetic of each trial, under the plot", objectName="explainCheck"
-        )
-        self.charts = QCheckBox(
-            "the charts beside the plot (mistakes, the proof)", objectName="chartsCheck"
-        )
-        form.addRow("Show", column(self.legend, self.explain, self.charts))
-
-        self.folder = QLineEdit(
-            str(Path.home() / "linear-classifier-frames"), objectName="folderEdit"
-        )
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse)
-        form.addRow("Folder", row(self.folder, browse, stretch=0))
-
-        self.png = QCheckBox("PNG frames (frame_00000.png, …)", objectName="pngCheck")
-        self.png.setChecked(True)
-        self.gif = QCheckBox("animated GIF (animation.gif)", objectName="gifCheck")
-        self.gif.setChecked(True)
-        self.mp4 = QCheckBox("MP4 video (animation.mp4)", objectName="mp4Check")
-        if not mp4_available():
-            self.mp4.setEnabled(False)
-            self.mp4.setToolTip(MP4_INSTALL_HINT)
-        form.addRow("Write", column(self.png, self.gif, self.mp4))
-        self.fps = QDoubleSpinBox(objectName="fpsSpin")
-        self.fps.setRange(*FPS_RANGE)
-        self.fps.setDecimals(1)
-        self.fps.setValue(5.0)
-        self.fps.setSuffix(" frames/s")
-        form.addRow("Speed", self.fps)
+        self._add_start(form, sim.trials)
+        self._add_length(form, len(controller.dataset))
+        self._add_frames(form)
+        self._add_files(form)
 
         self.error = QLabel(objectName="exportError")
         self.error.setStyleSheet("color: #B03000;")
@@ -170,6 +127,81 @@ class ExportDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
+
+    def _add_start(self, form: QFormLayout, trial: int) -> None:
+        """Start from: the start, or the current state (trial `trial`)."""
+        self.from_start = QRadioButton("the start (trial 0)", objectName="fromStart")
+        self.from_current = QRadioButton(
+            f"the current state (trial {trial})", objectName="fromCurrent"
+        )
+        self.from_start.setChecked(True)
+        start_group = QButtonGroup(self)
+        start_group.addButton(self.from_start)
+        start_group.addButton(self.from_current)
+        form.addRow("Start from", column(self.from_start, self.from_current))
+
+    def _add_length(self, form: QFormLayout, points: int) -> None:
+        """Run: a number of trials (5 per point, 200 at most), or until converged (capped)."""
+        self.by_trials = QRadioButton("a number of trials:", objectName="byTrials")
+        self.trials = _spin_box("trialsSpin", (1, MAX_TRIALS), max(1, min(200, 5 * max(1, points))))
+        self.until_converged = QRadioButton(
+            "until converged, at most:", objectName="untilConverged"
+        )
+        self.cap = _spin_box("capSpin", (1, MAX_TRIALS), 1000)
+        self.until_converged.setChecked(True)
+        length_group = QButtonGroup(self)
+        length_group.addButton(self.by_trials)
+        length_group.addButton(self.until_converged)
+        form.addRow(
+            "Run",
+            column(
+                row(self.by_trials, self.trials),
+                row(self.until_converged, self.cap, QLabel("trials")),
+            ),
+        )
+
+    def _add_frames(self, form: QFormLayout) -> None:
+        """A frame after every trial, mistake or epoch; its size; what it shows."""
+        self.width_spin = _spin_box("widthSpin", WIDTH_RANGE, 1280)
+        self.height_spin = _spin_box("heightSpin", HEIGHT_RANGE, 720)
+        self.every = QComboBox(objectName="everyCombo")
+        for value, text in zip(EVERY, _EVERY_TEXTS, strict=True):
+            self.every.addItem(text, value)
+        form.addRow("A frame", column(self.every, QLabel("(frame 0 is always the start)")))
+        form.addRow(
+            "Frame size", row(self.width_spin, QLabel("×"), self.height_spin, QLabel("pixels"))
+        )
+        form.addRow("Show", column(*self._check_boxes("Show")))
+
+    def _add_files(self, form: QFormLayout) -> None:
+        """The folder, the files to write (MP4 only with ffmpeg) and the animation's speed."""
+        self.folder = QLineEdit(
+            str(Path.home() / "linear-classifier-frames"), objectName="folderEdit"
+        )
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        form.addRow("Folder", row(self.folder, browse, stretch=0))
+        form.addRow("Write", column(*self._check_boxes("Write")))
+        if not mp4_available():
+            self.mp4.setEnabled(False)
+            self.mp4.setToolTip(MP4_INSTALL_HINT)
+        self.fps = QDoubleSpinBox(objectName="fpsSpin")
+        self.fps.setRange(*FPS_RANGE)
+        self.fps.setDecimals(1)
+        self.fps.setValue(5.0)
+        self.fps.setSuffix(" frames/s")
+        form.addRow("Speed", self.fps)
+
+    def _check_boxes(self, row_label: str) -> list[QCheckBox]:
+        """The check boxes of the form row `row_label` (`_CHECK_BOXES`), each also the
+        dialog's attribute of its name."""
+        boxes = []
+        for attribute, text, name, checked in _CHECK_BOXES[row_label]:
+            box = QCheckBox(text, objectName=name)
+            box.setChecked(checked)
+            setattr(self, attribute, box)
+            boxes.append(box)
+        return boxes
 
     # -- choosing ------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -55,6 +56,87 @@ class LabOptions:
     quiet: bool = False
 
 
+# The `lab` subcommand's options, in the order of its help: (flags, add_argument's keywords).
+_LAB_OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
+    (
+        ("--n",),
+        {
+            "dest": "sizes",
+            "default": "8,32,128,512,2048",
+            "metavar": "N,N,...",
+            "help": "numbers of variables, comma-separated (default 8,32,128,512,2048)",
+        },
+    ),
+    (
+        ("--r",),
+        {
+            "dest": "relevant",
+            "default": "2",
+            "metavar": "R",
+            "help": "relevant variables (default 2)",
+        },
+    ),
+    (
+        ("--examples",),
+        {"default": "2000", "metavar": "M", "help": "examples per stream (default 2000)"},
+    ),
+    (("--seed",), {"dest": "lab_seed", "default": "0", "metavar": "S", "help": "seed (default 0)"}),
+    (
+        ("--rules",),
+        {
+            "default": ",".join(LAB_RULES),
+            "metavar": "RULE,...",
+            "help": f"the rules to race (default {','.join(LAB_RULES)})",
+        },
+    ),
+    (
+        ("--until-converged",),
+        {
+            "action": "store_true",
+            "help": "pass over the stream again and again until a pass has no mistake",
+        },
+    ),
+    (
+        ("--max-epochs",),
+        {
+            "default": "100",
+            "metavar": "E",
+            "help": "cap on the passes for --until-converged (default 100)",
+        },
+    ),
+    (
+        ("--exact",),
+        {
+            "action": "store_true",
+            "help": "also the perceptron's exact R²/γ*² (column exact_bound; slow beyond a few "
+            "hundred variables)",
+        },
+    ),
+    (
+        ("--out",),
+        {
+            "required": True,
+            "type": path_argument,
+            "metavar": "CSV",
+            "help": "results: n,rule,mistakes,bound",
+        },
+    ),
+    (
+        ("--plot",),
+        {"type": path_argument, "metavar": "PNG", "help": "also draw mistakes against n"},
+    ),
+    (
+        ("--save-data",),
+        {
+            "type": path_argument,
+            "metavar": "DIR",
+            "help": "also write each stream as DIR/disjunction_n{n}.csv (x1…xn,label)",
+        },
+    ),
+    (("--quiet",), {"action": "store_true", "help": "no progress on stderr"}),
+)
+
+
 def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
     """The `lab` subcommand and its options (checked by `lab_options`); `add_parser` is the
     subcommands' (`ArgumentParser.add_subparsers().add_parser`)."""
@@ -68,60 +150,8 @@ def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
             "the perceptron (4r + 1)·R²). Needs no display."
         ),
     )
-    lab.add_argument(
-        "--n",
-        dest="sizes",
-        default="8,32,128,512,2048",
-        metavar="N,N,...",
-        help="numbers of variables, comma-separated (default 8,32,128,512,2048)",
-    )
-    lab.add_argument(
-        "--r", dest="relevant", default="2", metavar="R", help="relevant variables (default 2)"
-    )
-    lab.add_argument(
-        "--examples", default="2000", metavar="M", help="examples per stream (default 2000)"
-    )
-    lab.add_argument("--seed", dest="lab_seed", default="0", metavar="S", help="seed (default 0)")
-    lab.add_argument(
-        "--rules",
-        default=",".join(LAB_RULES),
-        metavar="RULE,...",
-        help=f"the rules to race (default {','.join(LAB_RULES)})",
-    )
-    lab.add_argument(
-        "--until-converged",
-        action="store_true",
-        help="pass over the stream again and again until a pass has no mistake",
-    )
-    lab.add_argument(
-        "--max-epochs",
-        default="100",
-        metavar="E",
-        help="cap on the passes for --until-converged (default 100)",
-    )
-    lab.add_argument(
-        "--exact",
-        action="store_true",
-        help="also the perceptron's exact R²/γ*² (column exact_bound; slow beyond a few "
-        "hundred variables)",
-    )
-    lab.add_argument(
-        "--out",
-        required=True,
-        type=path_argument,
-        metavar="CSV",
-        help="results: n,rule,mistakes,bound",
-    )
-    lab.add_argument(
-        "--plot", type=path_argument, metavar="PNG", help="also draw mistakes against n"
-    )
-    lab.add_argument(
-        "--save-data",
-        type=path_argument,
-        metavar="DIR",
-        help="also write each stream as DIR/disjunction_n{n}.csv (x1…xn,label)",
-    )
-    lab.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    for flags, settings in _LAB_OPTIONS:
+        lab.add_argument(*flags, **settings)
 
 
 def _seed(text: str) -> int:

@@ -121,32 +121,11 @@ class FrameRenderer:
         # Sized for a 1280x720 slide; smaller frames shrink less, so they stay readable.
         scale = max(0.75, self.height / 720)
         self._margin = round(12 * scale)
-        self._font = QFont(FONT_FAMILY)
-        self._font.setPixelSize(round(HEADER_PIXELS * scale))
-        self._bold = QFont(self._font)
-        self._bold.setBold(True)
-        self._line = QFontMetricsF(self._bold).lineSpacing()
-        # Wide enough for the progress and the theory side by side (typical long values)?
-        sample = "trial 10000 · epoch 100 · mistakes k = 1000    γ* = 0.03892 · R = 8.823 · "
-        sample += "R²/γ*² = 5.139e+04"
-        room = self.width - 3 * self._margin
-        self._wide = QFontMetricsF(self._font).horizontalAdvance(sample) < room
-        header = round((3 if self._wide else 4) * self._line + 1.2 * self._margin)
-        self._header_height = min(header, self.height // 2)
+        self._header_height = self._size_header(scale)
         self._explain: QTextDocument | None = None
-        strip = 0
+        self._strip_height = 0
         if explain:
-            document = QTextDocument()
-            font = QFont(FONT_FAMILY)
-            font.setPixelSize(round(EXPLAIN_PIXELS * scale))
-            document.setDefaultFont(font)
-            document.setDocumentMargin(0)
-            document.setTextWidth(self.width - 2 * self._margin)
-            self._explain = document
-            lines = EXPLAIN_LINES if self._wide else EXPLAIN_LINES + 1  # narrow: lines wrap
-            strip = round(lines * QFontMetricsF(font).lineSpacing() + 1.2 * self._margin)
-            strip = min(strip, self.height // 4)
-        self._strip_height = strip
+            self._explain, self._strip_height = self._make_explanation(scale)
         plot_height = max(1, self.height - self._header_height - self._strip_height)
         charts_width = round(CHARTS_SHARE * self.width) if charts else 0
         plot_width = self.width - charts_width
@@ -164,11 +143,47 @@ class FrameRenderer:
             self._charts = ChartPanel(
                 self._charts_rect.width(), self._charts_rect.height(), scale=scale
             )
+        self.view = self._make_view(plot_width, plot_height, scale, separator, legend)
+        self._fitted = False
 
-        self.view = PlotView(point_size=style.POINT_SIZE * 1.1 * scale, line_scale=1.3 * scale)
-        self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-        self.view.setFixedSize(plot_width, plot_height)
-        plot = self.view.getPlotItem()
+    def _size_header(self, scale: float) -> int:
+        """Make the header's fonts; whether it is wide enough for the progress and the
+        theory side by side (`_wide`); its height."""
+        self._font = QFont(FONT_FAMILY)
+        self._font.setPixelSize(round(HEADER_PIXELS * scale))
+        self._bold = QFont(self._font)
+        self._bold.setBold(True)
+        self._line = QFontMetricsF(self._bold).lineSpacing()
+        # Wide enough for the progress and the theory side by side (typical long values)?
+        sample = "trial 10000 · epoch 100 · mistakes k = 1000    γ* = 0.03892 · R = 8.823 · "
+        sample += "R²/γ*² = 5.139e+04"
+        room = self.width - 3 * self._margin
+        self._wide = QFontMetricsF(self._font).horizontalAdvance(sample) < room
+        header = round((3 if self._wide else 4) * self._line + 1.2 * self._margin)
+        return min(header, self.height // 2)
+
+    def _make_explanation(self, scale: float) -> tuple[QTextDocument, int]:
+        """The document the explanation strip is drawn with, and the strip's height."""
+        document = QTextDocument()
+        font = QFont(FONT_FAMILY)
+        font.setPixelSize(round(EXPLAIN_PIXELS * scale))
+        document.setDefaultFont(font)
+        document.setDocumentMargin(0)
+        document.setTextWidth(self.width - 2 * self._margin)
+        lines = EXPLAIN_LINES if self._wide else EXPLAIN_LINES + 1  # narrow: lines wrap
+        strip = round(lines * QFontMetricsF(font).lineSpacing() + 1.2 * self._margin)
+        return document, min(strip, self.height // 4)
+
+    @staticmethod
+    def _make_view(
+        width: int, height: int, scale: float, separator: bool, legend: bool
+    ) -> PlotView:
+        """The hidden PlotView the plot is drawn by, laid out at width × height, its glyphs,
+        lines and type scaled by `scale`."""
+        view = PlotView(point_size=style.POINT_SIZE * 1.1 * scale, line_scale=1.3 * scale)
+        view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+        view.setFixedSize(width, height)
+        plot = view.getPlotItem()
         tick_font = QFont(FONT_FAMILY, max(8, round(12 * scale)))
         for axis in ("left", "bottom"):
             plot.getAxis(axis).setStyle(tickFont=tick_font, tickTextOffset=round(6 * scale))
@@ -177,10 +192,10 @@ class FrameRenderer:
         plot.getAxis("bottom").setHeight(round(40 * scale))
         # Room above the plot for its top tick label, which would touch the header's rule.
         plot.setContentsMargins(0, round(8 * scale), round(8 * scale), 0)
-        self.view.set_show_separator(separator)
-        self.view.set_show_legend(legend)
-        self.view.show()  # hidden from the screen, but laid out at its size
-        self._fitted = False
+        view.set_show_separator(separator)
+        view.set_show_legend(legend)
+        view.show()  # hidden from the screen, but laid out at its size
+        return view
 
     def render(self, frame: Frame) -> QImage:
         """The frame as an RGB image of width × height."""

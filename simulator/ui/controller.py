@@ -17,11 +17,12 @@ Decisions a teacher will notice, written down here:
   the points (a custom w₀ of another length, after data of another dimension): then the
   settings the points last had come back with them, and the status bar says so. Undoing
   an opened session brings back the settings from before it, as well as the points.
+  The commands are `simulator.ui.undo_commands.DatasetCommand`s.
 - Running is chunked on a QTimer: each tick runs the engine for at most `tick_budget`
   seconds, so the window always answers within a frame, and Pause is immediate.
   Below 62.5 trials/s (one per 16 ms frame) one trial runs per tick; above, as many as
   the speed asks for (measured with `clock`). `advance(n)` runs n ticks at once: tests
-  drive time with it.
+  drive time with it. The pace and one tick's work are `simulator.ui.run_pace`'s.
 - A Run stops where w is found to cycle (non-separable data in cyclic order: w at the
   start of an epoch repeats one P epochs earlier) and says that it will never converge;
   Step and Next mistake still go on through the cycle.
@@ -37,62 +38,22 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from numbers import Integral, Real
 
-import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QUndoStack
 
 from simulator.engine import Dataset, Settings, Simulation
-from simulator.engine.learners import LEARNERS, parameter_of
-from simulator.engine.simulation import MAX_SEED
+from simulator.engine.learners import LEARNERS
 from simulator.presentation.frame import Frame, build_frame
+from simulator.ui.run_pace import FRAME_INTERVAL_MS as FRAME_INTERVAL_MS  # was defined here
+from simulator.ui.run_pace import NEXT_MISTAKE_EPOCHS, TICK_BUDGET, RunPace, run_toward
 from simulator.ui.safety import report_exception
+from simulator.ui.settings_check import settings_problem
+from simulator.ui.undo_commands import DatasetCommand
 
 __all__ = ["SimulationController", "cycle_text", "settings_problem"]
 
-TICK_BUDGET = 0.008  # seconds of engine work per timer tick
-FRAME_INTERVAL_MS = 16
 MULTICLASS = "multiclass-perceptron"  # the learner K ≥ 3 classes switch to
-NEXT_MISTAKE_EPOCHS = 1000  # give up looking for a mistake after this many epochs
-
-
-def settings_problem(settings: Settings) -> str | None:
-    """Why `settings` must not reach the engine, or None if they may.
-
-    Every parameter is checked by its declaration (a NaN α would pass a perceptron run
-    unnoticed and fail the switch to Winnow, or the session file), the tolerance a finite
-    number, the seed a whole number within 0 … MAX_SEED (the seed box's range), a custom
-    w₀ finite numbers. w₀'s length is the engine's to check.
-    """
-    for name, value in settings.parameters.items():
-        parameter = parameter_of(settings.algorithm, name)
-        if parameter is None:
-            return f"no learner has a parameter {name!r:.40}"
-        try:
-            parameter.check(value)
-        except ValueError as exc:
-            return str(exc)
-    tolerance = settings.tolerance
-    if isinstance(tolerance, bool) or not isinstance(tolerance, Real):
-        return f"the tolerance must be a number; got {tolerance!r:.40}"
-    if not math.isfinite(tolerance):
-        return f"the tolerance must be a finite number; got {tolerance!r:.40}"
-    seed = settings.seed
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= seed <= MAX_SEED:
-        return f"the seed must be a whole number from 0 to {MAX_SEED}; got {seed!r}"
-    initial = settings.initial_weights
-    if initial is not None and not isinstance(initial, str) and not _finite_numbers(initial):
-        return f"the start w₀ must be finite numbers; got {initial!r}"
-    return None
-
-
-def _finite_numbers(values: object) -> bool:
-    try:
-        array = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        return False
-    return array.dtype.kind == "f" and bool(np.all(np.isfinite(array)))
 
 
 def cycle_text(sim: Simulation) -> str:
@@ -103,45 +64,6 @@ def cycle_text(sim: Simulation) -> str:
         f"w cycles with period {epochs} (found at trial {sim.cycle_found_at}): "
         f"{sim.rule.title} will never converge on these points."
     )
-
-
-class _DatasetCommand(QUndoCommand):
-    """One data change, undoable: the controller swaps between two immutable datasets,
-    each with the settings it last had (see `SimulationController._revisit`).
-
-    The controller applies the change before pushing (so a failure pushes nothing); the
-    push's own first `redo` therefore does nothing. A later undo or redo that fails marks
-    the command obsolete, and QUndoStack drops it: the stack never claims a state the
-    window does not show. `carries_settings`: the change brought its own settings (an
-    opened session), so undo and redo bring back exactly the settings of each side.
-    """
-
-    def __init__(
-        self,
-        controller: SimulationController,
-        text: str,
-        before: tuple[Dataset, Settings],
-        after: tuple[Dataset, Settings],
-        restart: bool,
-    ) -> None:
-        super().__init__(text)
-        self._controller = controller
-        self._before, self._after, self._restart = before, after, restart
-        self._carries = before[1] != after[1]
-        self._applied = True
-
-    def redo(self) -> None:
-        if self._applied:
-            self._applied = False
-            return
-        self._before = (self._before[0], self._controller.settings)  # what it had last
-        if not self._controller._revisit(*self._after, self._restart, self._carries):
-            self.setObsolete(True)
-
-    def undo(self) -> None:
-        self._after = (self._after[0], self._controller.settings)
-        if not self._controller._revisit(*self._before, self._restart, self._carries):
-            self.setObsolete(True)
 
 
 class SimulationController(QObject):
@@ -186,9 +108,7 @@ class SimulationController(QObject):
         self._frame = build_frame(self._simulation)
         self._goal: str | None = None
         self._goal_target = 0
-        self._speed = math.inf  # trials per second
-        self._carry = 0.0
-        self._last_tick = 0.0
+        self._pace = RunPace()  # the speed, and the trials each tick may run
         self._generation = 0  # counts simulations; never hold an old one (its history)
         self._announced: tuple[int, int | None, int | None, int | None] | None = None
         self._timer = QTimer(self)
@@ -218,7 +138,7 @@ class SimulationController(QObject):
 
     @property
     def speed(self) -> float:
-        return self._speed
+        return self._pace.speed
 
     # -- data ------------------------------------------------------------------------------
 
@@ -294,7 +214,15 @@ class SimulationController(QObject):
         settings = simulation.settings if simulation is not None else self._fitting(after)
         if not self._apply_dataset(after, restart, simulation, settings):
             return False
-        self.undo_stack.push(_DatasetCommand(self, text, before, (after, settings), restart))
+        command = DatasetCommand(
+            text,
+            before,
+            (after, settings),
+            restart,
+            settings=lambda: self.settings,
+            revisit=self._revisit,
+        )
+        self.undo_stack.push(command)
         return True
 
     def _fitting(self, dataset: Dataset) -> Settings:
@@ -551,9 +479,9 @@ class SimulationController(QObject):
 
     def set_speed(self, trials_per_second: float) -> None:
         """Run speed, from 1 trial/s to math.inf (as fast as possible)."""
-        self._speed = max(1.0, float(trials_per_second))
+        self._pace.set_speed(trials_per_second)
         if self._goal == "run":
-            self._timer.setInterval(self._interval())
+            self._timer.setInterval(self._pace.interval(self._goal))
 
     def advance(self, ticks: int = 1) -> int:
         """Do the work of `ticks` timer ticks now (while running); return the trials run.
@@ -573,20 +501,14 @@ class SimulationController(QObject):
             return False
         return True
 
-    def _interval(self) -> int:
-        if self._goal == "run" and self._speed < 1000 / FRAME_INTERVAL_MS:
-            return round(1000 / self._speed)
-        return FRAME_INTERVAL_MS
-
     def _start(self, goal: str, target: int) -> None:
         was_running = self.running
         self._goal, self._goal_target = goal, target
-        self._carry = 0.0
-        self._last_tick = self.clock()
-        self._timer.start(self._interval())
+        self._pace.start(self.clock())
+        self._timer.start(self._pace.interval(goal))
         if not was_running:
             self.running_changed.emit(True)
-        if goal != "run" or self._speed == math.inf:
+        if goal != "run" or self._pace.speed == math.inf:
             self._on_tick()  # the short goals usually finish at once
 
     def _on_tick(self) -> None:
@@ -608,41 +530,14 @@ class SimulationController(QObject):
         report_exception(exc)
 
     def _run_tick(self) -> bool:
-        """One tick of engine work toward the goal; True when the goal is reached."""
-        sim, goal, budget = self._simulation, self._goal, self.tick_budget
-        if goal == "run":
-            if self._speed < 1000 / FRAME_INTERVAL_MS:
-                count = 1
-            elif self._speed == math.inf:
-                count = 1 << 62
-            else:
-                now = self.clock()
-                self._carry += self._speed * (now - self._last_tick)
-                self._last_tick = now
-                count = int(self._carry)
-                self._carry -= count
-            if count:
-                sim.run(count, budget_seconds=budget)
-            return sim.converged or sim.diverged or sim.cycle_found_at is not None
-        if goal == "mistake":
-            mistakes = sim.mistakes
-            sim.run(
-                self._goal_target - sim.trials,
-                stop_on_mistake=True,
-                # Past a cycle the run repeats itself, mistakes too: go on to the next one.
-                until_converged=sim.cycle_found_at is None,
-                budget_seconds=budget,
-            )
-            found = sim.mistakes > mistakes
-            done = found or sim.converged or sim.diverged or sim.trials >= self._goal_target
-            if done and not found and not sim.diverged:
-                self.message.emit(
-                    "No further mistake: "
-                    + ("converged." if sim.converged else f"none in {NEXT_MISTAKE_EPOCHS} epochs.")
-                )
-            return done
-        sim.run(self._goal_target - sim.trials, until_converged=False, budget_seconds=budget)
-        return sim.trials >= self._goal_target
+        """One tick of engine work toward the goal (`run_pace.run_toward`); True when the
+        goal is reached."""
+        goal = self._goal
+        count = self._pace.trials(self.clock) if goal == "run" else 0
+        done, news = run_toward(self._simulation, goal, self._goal_target, count, self.tick_budget)
+        if news is not None:
+            self.message.emit(news)
+        return done
 
     def _after_run(self) -> None:
         self._publish()

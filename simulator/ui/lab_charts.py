@@ -26,7 +26,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from simulator.engine.lab import Race, RaceResult
+from simulator.engine.lab import Race, RaceResult, WeightTrace
 from simulator.presentation.frame import format_number
 from simulator.ui import style
 
@@ -45,6 +45,8 @@ _SYMBOLS = ("s", "o", "t", "d", "star", "h")
 _RELEVANT_COLOURS = ("#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#D55E00")
 _HEADROOM = 1.7  # y range over the data's, leaving the top of the plot to the legend
 MAX_RELEVANT_LINES = 6  # beyond this many relevant variables, their mean and range instead
+
+_Note = tuple[float, float, str, QColor, bool]  # a value at a line's end: n, k, text, colour, bold
 
 
 def rule_style(index: int) -> tuple[QColor, str]:
@@ -162,45 +164,60 @@ class ScalingChart(_Chart):
         if not ordered:
             return
         values: list[float] = []
-        notes: list[tuple[float, float, str, QColor, bool]] = []  # the values at the right
+        notes: list[_Note] = []  # the values at the right
         rules = [r.rule for r in ordered[0].results]
         for index, rule in enumerate(rules):
-            colour, symbol = rule_style(index)
-            results = [race.result(rule) for race in ordered]
-            points = [(float(r.n), float(r.mistakes)) for r in results if r is not None]
-            shown = [(n, k) for n, k in points if k > 0]  # a log axis has no 0
-            name = next(r.title for r in results if r is not None)
-            if shown:
-                x, y = (np.array(v) for v in zip(*shown, strict=True))
-                values.extend(y.tolist())
-                notes.append((x[-1], y[-1], f"{y[-1]:,.0f}", colour, True))
-                self.curves[rule] = self.plot(
-                    x,
-                    y,
-                    pen=_pen(colour, self.width_for(2.5)),
-                    symbol=symbol,
-                    symbolSize=self.width_for(11),
-                    symbolBrush=colour,
-                    symbolPen=pg.mkPen("#FFFFFF", width=1),
-                    name=f"{name}: mistakes",
-                )
-            bounds = [
-                (float(r.n), float(r.bound), r.bound_formula)
-                for r in results
-                if r is not None and r.bound is not None and r.bound > 0
-            ]
-            if bounds:
-                x = np.array([b[0] for b in bounds])
-                y = np.array([b[1] for b in bounds])
-                values.extend(y.tolist())
-                notes.append((x[-1], y[-1], f"{y[-1]:,.0f}", colour, False))
-                self.bounds[rule] = self.plot(
-                    x,
-                    y,
-                    pen=_pen(colour, self.width_for(2.0), dash=True),
-                    name=f"{name}'s bound {bounds[0][2]}",
-                )
-        sizes = [race.n for race in ordered]
+            self._plot_rule(index, rule, ordered, values, notes)
+        self._fit_axes([race.n for race in ordered], values, notes)
+
+    def _plot_rule(
+        self,
+        index: int,
+        rule: str,
+        ordered: Sequence[Race],
+        values: list[float],
+        notes: list[_Note],
+    ) -> None:
+        """The `index`-th rule's mistakes (with glyphs) and bound (dashed) against n; what
+        is drawn goes to `values` (for the y range), each line's last value to `notes`."""
+        colour, symbol = rule_style(index)
+        results = [race.result(rule) for race in ordered]
+        points = [(float(r.n), float(r.mistakes)) for r in results if r is not None]
+        shown = [(n, k) for n, k in points if k > 0]  # a log axis has no 0
+        name = next(r.title for r in results if r is not None)
+        if shown:
+            x, y = (np.array(v) for v in zip(*shown, strict=True))
+            values.extend(y.tolist())
+            notes.append((x[-1], y[-1], f"{y[-1]:,.0f}", colour, True))
+            self.curves[rule] = self.plot(
+                x,
+                y,
+                pen=_pen(colour, self.width_for(2.5)),
+                symbol=symbol,
+                symbolSize=self.width_for(11),
+                symbolBrush=colour,
+                symbolPen=pg.mkPen("#FFFFFF", width=1),
+                name=f"{name}: mistakes",
+            )
+        bounds = [
+            (float(r.n), float(r.bound), r.bound_formula)
+            for r in results
+            if r is not None and r.bound is not None and r.bound > 0
+        ]
+        if bounds:
+            x = np.array([b[0] for b in bounds])
+            y = np.array([b[1] for b in bounds])
+            values.extend(y.tolist())
+            notes.append((x[-1], y[-1], f"{y[-1]:,.0f}", colour, False))
+            self.bounds[rule] = self.plot(
+                x,
+                y,
+                pen=_pen(colour, self.width_for(2.0), dash=True),
+                name=f"{name}'s bound {bounds[0][2]}",
+            )
+
+    def _fit_axes(self, sizes: Sequence[int], values: Sequence[float], notes: list[_Note]) -> None:
+        """Ticks at the n raced and at 1, 2, 5 × 10^k; the ranges; the values at the right."""
         item = self.getPlotItem()
         item.getAxis("bottom").setTicks([[(math.log10(n), f"{n:,}") for n in sizes]])
         if values:
@@ -350,61 +367,92 @@ class WeightsChart(_Chart):
         values += [v for v in trace.irrelevant_min + trace.irrelevant_max if math.isfinite(v)]
         # All positive (Winnow): draw log₂ w, so ×2 and ÷2 are steps of the same height.
         self.log_scale = bool(values) and min(values) > 0
-        log_scale = self.log_scale
-
-        def y(series: Sequence[float]) -> np.ndarray:
-            held = np.repeat(np.asarray(series, dtype=float), 2)
-            return np.log2(held) if log_scale else held
-
-        item.setLabel("left", "weight (log scale)" if log_scale else "weight", **self._label_style)
+        label = "weight (log scale)" if self.log_scale else "weight"
+        item.setLabel("left", label, **self._label_style)
         item.setTitle(
             f"{result.title}'s weights, n = {result.n:,}",
             color="#111111",
             size=f"{round(14 * self.scale)}px",
         )
         x = _hold(trace.trials, result.trials)
-        width = self.width_for(2.2)
-        entries: list[tuple[pg.GraphicsObject, str]] = []  # the legend, relevant ones first
-        if all(math.isfinite(v) for v in trace.irrelevant_mean):
-            low = pg.PlotDataItem(x, y(trace.irrelevant_min), pen=pg.mkPen(None))
-            high = pg.PlotDataItem(x, y(trace.irrelevant_max), pen=pg.mkPen(None))
-            band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(120, 120, 120, 45))
-            for part in (low, high, band):
-                self.addItem(part)
-            self.irrelevant_curve = self.plot(
-                x, y(trace.irrelevant_mean), pen=_pen("#555555", width)
+        entries = self._draw_irrelevant(x, trace)  # the legend, relevant ones first
+        self._draw_relevant(x, trace, entries)
+        for entry, text in entries:
+            self.legend.addItem(entry, text)
+        if trace.threshold > 0:
+            self.threshold_line = pg.InfiniteLine(
+                pos=self._level(trace.threshold),
+                angle=0,
+                pen=_pen("#111111", self.width_for(1.5), dash=True),
             )
-            # The legend draws a sample from an item's options: a bar of the band's brush.
-            sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=band.brush(), pen=None)
-            entries += [(self.irrelevant_curve, "irrelevant: mean"), (sample, "irrelevant: range")]
+            self.addItem(self.threshold_line)
+        right = self._fit(values, trace, result)
+        if self.threshold_line is not None:
+            font = QFont()
+            font.setPixelSize(round(12 * self.scale))
+            note = pg.TextItem(f"θ = {format_number(trace.threshold)}", "#111111", anchor=(1, 1))
+            note.setFont(font)
+            note.setPos(right, self.threshold_line.value())
+            self.addItem(note)
+
+    def _y(self, series: Sequence[float]) -> np.ndarray:
+        """y of a staircase holding each value of `series` (log₂ on a log scale)."""
+        held = np.repeat(np.asarray(series, dtype=float), 2)
+        return np.log2(held) if self.log_scale else held
+
+    def _level(self, value: float) -> float:
+        """Where `value` is drawn on the y axis (log₂ on a log scale)."""
+        return math.log2(value) if self.log_scale else value
+
+    def _draw_irrelevant(
+        self, x: np.ndarray, trace: WeightTrace
+    ) -> list[tuple[pg.GraphicsObject, str]]:
+        """The irrelevant weights' range (a band) and mean; their legend entries."""
+        if not all(math.isfinite(v) for v in trace.irrelevant_mean):
+            return []
+        low = pg.PlotDataItem(x, self._y(trace.irrelevant_min), pen=pg.mkPen(None))
+        high = pg.PlotDataItem(x, self._y(trace.irrelevant_max), pen=pg.mkPen(None))
+        band = pg.FillBetweenItem(low, high, brush=pg.mkBrush(120, 120, 120, 45))
+        for part in (low, high, band):
+            self.addItem(part)
+        width = self.width_for(2.2)
+        self.irrelevant_curve = self.plot(
+            x, self._y(trace.irrelevant_mean), pen=_pen("#555555", width)
+        )
+        # The legend draws a sample from an item's options: a bar of the band's brush.
+        sample = pg.BarGraphItem(x=[0], height=[1], width=1, brush=band.brush(), pen=None)
+        return [(self.irrelevant_curve, "irrelevant: mean"), (sample, "irrelevant: range")]
+
+    def _draw_relevant(
+        self, x: np.ndarray, trace: WeightTrace, entries: list[tuple[pg.GraphicsObject, str]]
+    ) -> None:
+        """Each relevant weight (or, beyond `MAX_RELEVANT_LINES`, their mean); their legend
+        entries go first in `entries`."""
+        width = self.width_for(2.2)
         if len(trace.variables) <= MAX_RELEVANT_LINES:
             for k, (variable, series) in enumerate(
                 zip(trace.variables, trace.relevant, strict=True)
             ):
                 colour = _RELEVANT_COLOURS[k % len(_RELEVANT_COLOURS)]
-                curve = self.plot(x, y(series), pen=_pen(colour, width))
+                curve = self.plot(x, self._y(series), pen=_pen(colour, width))
                 self.relevant_curves.append(curve)
                 entries.insert(k, (curve, f"relevant x{variable}"))
         else:
             mean = np.mean(np.array(trace.relevant), axis=0)
-            curve = self.plot(x, y(mean.tolist()), pen=_pen("#0072B2", width))
+            curve = self.plot(x, self._y(mean.tolist()), pen=_pen("#0072B2", width))
             self.relevant_curves.append(curve)
             entries.insert(0, (curve, f"relevant ({len(trace.variables)}): mean"))
-        for entry, label in entries:
-            self.legend.addItem(entry, label)
-        if trace.threshold > 0:
-            self.threshold_line = pg.InfiniteLine(
-                pos=math.log2(trace.threshold) if log_scale else trace.threshold,
-                angle=0,
-                pen=_pen("#111111", self.width_for(1.5), dash=True),
-            )
-            self.addItem(self.threshold_line)
+
+    def _fit(self, values: Sequence[float], trace: WeightTrace, result: RaceResult) -> float:
+        """The y range and ticks, the x range; the right end of the x range."""
+        item = self.getPlotItem()
+        log_scale = self.log_scale
         # Room above the data for the legend; the trials up to a little past the last mistake,
         # where the weights move (they are constant after it).
         drawn = [v for v in values if not log_scale or v > 0]
         if log_scale:
             drawn = [math.log2(v) for v in drawn]
-        drawn += [math.log2(trace.threshold) if log_scale else trace.threshold]
+        drawn += [self._level(trace.threshold)]
         bottom, top = min(drawn), max(drawn)
         span = max(top - bottom, 1.0)
         headroom = self.headroom(lines=1)  # the legend and θ's label
@@ -417,13 +465,7 @@ class WeightsChart(_Chart):
         last = trace.trials[-1] if len(trace.trials) > 1 else result.trials
         right = max(1.0, min(float(result.trials), 1.2 * last + 10))
         item.setXRange(0, right, padding=0.02)
-        if self.threshold_line is not None:
-            font = QFont()
-            font.setPixelSize(round(12 * self.scale))
-            note = pg.TextItem(f"θ = {format_number(trace.threshold)}", "#111111", anchor=(1, 1))
-            note.setFont(font)
-            note.setPos(right, self.threshold_line.value())
-            self.addItem(note)
+        return right
 
 
 def _hold(trials: Sequence[int], end: int) -> np.ndarray:
