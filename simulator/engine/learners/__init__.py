@@ -36,6 +36,7 @@ from simulator.engine.learners.base import (
     State,
     Step,
     Theory,
+    Updates,
 )
 from simulator.engine.learners.linear import LinearLearner
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
@@ -62,6 +63,7 @@ __all__ = [
     "State",
     "Step",
     "Theory",
+    "Updates",
     "Winnow",
     "all_parameters",
     "make_learner",
