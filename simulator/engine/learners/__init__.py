@@ -40,6 +40,7 @@ from simulator.engine.learners.base import (
 )
 from simulator.engine.learners.linear import LinearLearner
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
+from simulator.engine.learners.pocket import Pocket
 from simulator.engine.learners.winnow import PROMOTION, BalancedWinnow, Winnow
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "Parameter",
     "Parameters",
     "Perceptron",
+    "Pocket",
     "State",
     "Step",
     "Theory",
@@ -91,6 +93,7 @@ register(Perceptron)
 register(Winnow)
 register(BalancedWinnow)
 register(Adaline)
+register(Pocket)
 
 
 def make_learner(
