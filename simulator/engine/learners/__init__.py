@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.learners.adaline import ADALINE_FALLBACK_RATE, Adaline, round_down
+from simulator.engine.learners.averaged import AveragedPerceptron
 from simulator.engine.learners.base import (
     CADENCES,
     LEARNERS,
@@ -52,6 +53,7 @@ __all__ = [
     "TIES",
     "TIE_TEXT",
     "Adaline",
+    "AveragedPerceptron",
     "BalancedWinnow",
     "Bound",
     "EpochSteps",
@@ -94,6 +96,7 @@ register(Winnow)
 register(BalancedWinnow)
 register(Adaline)
 register(Pocket)
+register(AveragedPerceptron)
 
 
 def make_learner(
