@@ -40,6 +40,7 @@ from simulator.engine.learners.base import (
     Updates,
 )
 from simulator.engine.learners.linear import LinearLearner
+from simulator.engine.learners.margin import MarginPerceptron
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
 from simulator.engine.learners.pocket import Pocket
 from simulator.engine.learners.winnow import PROMOTION, BalancedWinnow, Winnow
@@ -60,6 +61,7 @@ __all__ = [
     "Learner",
     "LinearLearner",
     "LinearScorer",
+    "MarginPerceptron",
     "Parameter",
     "Parameters",
     "Perceptron",
@@ -97,6 +99,7 @@ register(BalancedWinnow)
 register(Adaline)
 register(Pocket)
 register(AveragedPerceptron)
+register(MarginPerceptron)
 
 
 def make_learner(
