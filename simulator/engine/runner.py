@@ -229,9 +229,11 @@ class Runner(Judge):
         if module is None or family is None or leg.sink is not None or live.diverged_at:
             return False
         theta, offset = float(self.learner.threshold), self.learner.margin_offset()
+        scale = float(family[2]) if len(family) > 2 else 1.0
         found = np.empty(scan.end - scan.start, dtype=np.intp)
         status = np.zeros(3, dtype=np.intp)
         none = np.zeros(0, dtype=np.int64)
+        exact = self.learner.exact  # else the loop marks verdicts too close to 0 uncertain
         while scan.position < scan.end:
             state = live.state
             w, e = np.array(state.w, dtype=np.float64).ravel(), np.array(state.error).ravel()
@@ -245,7 +247,8 @@ class Runner(Judge):
                 family[0], family[1], theta, offset, self.tie_code,
                 w, e, none if live.counts is None else live.counts, segment.largest,
                 leg.stop_on_mistake, budget, scan.out[scan.position - scan.start :], found,
-                before_w, before_e, status,
+                before_w, before_e, status, scale,
+                none.view(np.bool_) if exact else scan.certain[scan.position - scan.start :],
             )  # fmt: skip
             code, at, nfound = (int(v) for v in status)
             made = nfound - (code == 3)

@@ -39,6 +39,7 @@ from simulator.engine.learners.base import (
     Theory,
     Updates,
 )
+from simulator.engine.learners.eg import EG
 from simulator.engine.learners.linear import LinearLearner
 from simulator.engine.learners.margin import MarginPerceptron
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
@@ -48,6 +49,7 @@ from simulator.engine.learners.winnow import PROMOTION, BalancedWinnow, Winnow
 __all__ = [
     "ADALINE_FALLBACK_RATE",
     "CADENCES",
+    "EG",
     "LEARNERS",
     "LEARNING_RATE",
     "PROMOTION",
@@ -100,6 +102,7 @@ register(Adaline)
 register(Pocket)
 register(AveragedPerceptron)
 register(MarginPerceptron)
+register(EG)
 
 
 def make_learner(

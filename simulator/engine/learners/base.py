@@ -622,10 +622,10 @@ class Learner:
             state.but(w=updates.w_before, error=updates.error_before),
         )
 
-    def compiled_family(self) -> tuple[int, float] | None:
-        """(family, rate) when its update is one the compiled loop makes itself (1: w += η y
-        x; 2: w *= α^(y x); 3: both halves of Balanced Winnow), the same bits as `learn`;
-        None: the run calls `learn`."""
+    def compiled_family(self) -> tuple[int, float] | tuple[int, float, float] | None:
+        """(family, rate[, scale]) when its update is one the compiled loop makes itself (1:
+        w += η y x; 2: w *= α^(y x); 3: both halves of Balanced Winnow; 4: EG±, rate 2ηU,
+        scale U), the same bits as `learn`; None: the run calls `learn`."""
         return None
 
     def end_epoch(self, state: State, steps: EpochSteps) -> State | None:
