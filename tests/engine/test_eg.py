@@ -100,6 +100,10 @@ def test_it_says_why_it_stopped():
     sim = Simulation(far, "eg", learning_rate=5.0)
     sim.run(100)
     assert sim.diverged_at == 3 and "weight 3 of w⁻ underflowed to 0" in sim.divergence_reason
+    tiny = Simulation(load_preset("or"), "eg", total_weight=1e-100)  # U/(2D) still normal
+    assert np.all(tiny.state > 0) and tiny.state.sum() == pytest.approx(1e-100)
+    with pytest.raises(ValueError, match="U ≥ 1e-100"):
+        Simulation(load_preset("or"), "eg", total_weight=1e-300)
     with pytest.raises(ValueError, match="positive initial weights"):
         Simulation(load_preset("or"), "eg", initial_weights=[0.5, 0.0, 0.5, 0.5, 0.5, 0.5])
 

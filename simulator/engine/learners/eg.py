@@ -34,9 +34,9 @@ TOTAL_WEIGHT = Parameter(
     "U",
     "total weight",
     default=1.0,
-    minimum=0.0,
+    # Not smaller: U/(2D), the start, would be a subnormal float or 0.
+    minimum=1e-100,
     maximum=1e6,
-    exclusive_minimum=True,
     help="w⁺ and w⁻ together weigh U: they start at U/(2D) and are normalized to U",
 )
 
