@@ -6,12 +6,17 @@
  *
  *   learn(X, labels, order, cyclic, start, stop, family, rate, theta, offset, tie,
  *         w, e, counts, largest, stop_at_mistake, budget, out, found, w_before, e_before,
- *         status) -> int  (trials scored)
+ *         status, scale, certain) -> int  (trials scored)
  *
  * family 1 additive (the perceptron): w += (rate·y)·x;
  *        2 multiplicative (Winnow): w_j *= pow(rate, y·x_j);
  *        3 balanced (Balanced Winnow): w = (w⁺, w⁻), w⁺_j *= pow(rate, y·x_j),
  *          w⁻_j *= pow(rate, -y·x_j), scored with w⁺ − w⁻.
+ *        4 EG± (rate = 2ηU, scale = U): w = (w⁺, w⁻), r_j = exp(rate·y·x_j),
+ *          Z = Σ_j (w⁺_j r_j + w⁻_j / r_j), w⁺_j = U·w⁺_j·r_j/Z, w⁻_j = U·w⁻_j/r_j/Z,
+ *          scored with w⁺ − w⁻ (learners.eg's update, the same operations in the same order).
+ * certain (empty: every verdict is exact) gets 0 at a verdict of a learner that cannot be
+ * exact whose |v| is below 1e-9·(Σ|w_j x_j| + |θ|), as verdicts.Judge marks them.
  * e, the weights' rounding-error bounds, is carried along as learners.perceptron's
  * propagate_additive_error and learners.winnow's propagate_error do (empty: no bound);
  * the verdict on v = y·s − offset is decided as _scan.c decides it. counts[i] (when given)
@@ -39,11 +44,12 @@ typedef struct {
     const Py_ssize_t *order;
     Py_ssize_t n, d, size; /* rows, features, weights (d, or 2d balanced) */
     int cyclic, family, tie, bounded, stop_at_mistake;
-    double rate, theta, offset, largest;
+    double rate, theta, offset, largest, scale;
+    unsigned char *certain;
     double *w, *e, *w_before, *e_before;
     long long *counts;
     /* derived after each update */
-    double *weff, *eeff, *c;
+    double *weff, *eeff, *c, *factors;
     double theta_err, theta_r, bmax;
     int exact_rate, whole_rate, power_of_two;
     double log_rate;
@@ -52,7 +58,7 @@ typedef struct {
 /* tie_terms and the bmax of runner.terms for the effective weights. */
 static void refresh(Run *r) {
     Py_ssize_t d = r->d;
-    if (r->family == 3) {
+    if (r->family >= 3) {
         for (Py_ssize_t j = 0; j < d; j++) {
             r->weff[j] = r->w[j] - r->w[d + j];
             if (r->bounded) {
@@ -135,6 +141,17 @@ static int update(Run *r, Py_ssize_t i, double *nw, double *ne) {
     if (r->family == 1) {
         double f = r->rate * y;
         for (Py_ssize_t j = 0; j < d; j++) nw[j] = r->w[j] + f * row[j];
+    } else if (r->family == 4) {
+        double f = r->rate * y, z = 0.0;
+        for (Py_ssize_t j = 0; j < d; j++) {
+            double m = exp(f * row[j]);
+            r->factors[j] = m;
+            z += r->w[j] * m + r->w[d + j] / m;
+        }
+        for (Py_ssize_t j = 0; j < d; j++) {
+            nw[j] = r->scale * r->w[j] * r->factors[j] / z;
+            nw[d + j] = r->scale * r->w[d + j] / r->factors[j] / z;
+        }
     } else {
         for (Py_ssize_t half = 0; half < (r->family == 3 ? 2 : 1); half++) {
             double sign = half ? -y : y;
@@ -179,6 +196,13 @@ static Py_ssize_t run_loop(Run *r, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t
         int undecided = 0;
         double v = verdict(r, i, &undecided);
         out[k - start] = v;
+        if (r->certain != NULL) { /* verdicts.Judge._approximate_certainty */
+            const double *row = r->x + i * r->d;
+            double size = fabs(row[0]) * fabs(r->weff[0]);
+            for (Py_ssize_t j = 1; j < r->d; j++) size += fabs(row[j]) * fabs(r->weff[j]);
+            size = size + fabs(r->theta);
+            if (fabs(v) < 1e-9 * size) r->certain[k - start] = 0;
+        }
         if (undecided) { /* Python decides it exactly, and learns from it */
             status[0] = 2;
             status[1] = k;
@@ -224,25 +248,25 @@ static int buffer(PyObject *object, Py_buffer *view, int writable, Py_ssize_t it
     return 0;
 }
 
-#define NBUF 11
+#define NBUF 12
 
 static PyObject *learn(PyObject *self, PyObject *args) {
     PyObject *objects[NBUF];
     Py_buffer views[NBUF];
-    /* X, labels, order, w, e, counts, out, found, w_before, e_before, status */
+    /* X, labels, order, w, e, counts, out, found, w_before, e_before, status, certain */
     static const Py_ssize_t sizes[NBUF] = {8, 1, (Py_ssize_t)sizeof(Py_ssize_t), 8, 8, 8, 8,
                                            (Py_ssize_t)sizeof(Py_ssize_t), 8, 8,
-                                           (Py_ssize_t)sizeof(Py_ssize_t)};
-    static const int writable[NBUF] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
-    static const char *names[NBUF] = {"X", "labels", "order", "w", "e", "counts",
-                                      "out", "found", "w_before", "e_before", "status"};
+                                           (Py_ssize_t)sizeof(Py_ssize_t), 1};
+    static const int writable[NBUF] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const char *names[NBUF] = {"X", "labels", "order", "w", "e", "counts", "out",
+                                      "found", "w_before", "e_before", "status", "certain"};
     Run r;
     Py_ssize_t start, stop, budget;
-    if (!PyArg_ParseTuple(args, "OOOpnnidddiOOOdpnOOOOO", &objects[0], &objects[1],
+    if (!PyArg_ParseTuple(args, "OOOpnnidddiOOOdpnOOOOOdO", &objects[0], &objects[1],
                           &objects[2], &r.cyclic, &start, &stop, &r.family, &r.rate, &r.theta,
                           &r.offset, &r.tie, &objects[3], &objects[4], &objects[5], &r.largest,
                           &r.stop_at_mistake, &budget, &objects[6], &objects[7], &objects[8],
-                          &objects[9], &objects[10]))
+                          &objects[9], &objects[10], &r.scale, &objects[11]))
         return NULL;
     int held = 0;
     Py_ssize_t scored = -1;
@@ -250,10 +274,10 @@ static PyObject *learn(PyObject *self, PyObject *args) {
         if (buffer(objects[held], &views[held], writable[held], sizes[held], names[held]) < 0)
             goto done;
     r.size = views[3].len / 8;
-    r.d = r.family == 3 ? r.size / 2 : r.size;
+    r.d = r.family >= 3 ? r.size / 2 : r.size;
     r.n = r.d ? views[0].len / 8 / r.d : 0;
     r.bounded = views[4].len != 0;
-    if (r.d < 1 || r.d > MAX_D || r.family < 1 || r.family > 3 || r.tie < 0 || r.tie > 2 ||
+    if (r.d < 1 || r.d > MAX_D || r.family < 1 || r.family > 4 || r.tie < 0 || r.tie > 2 ||
         views[0].len != r.n * r.d * 8 || views[1].len < r.n ||
         (r.bounded && views[4].len != views[3].len) || start < 0 || stop < start ||
         stop > r.n || (!r.cyclic && views[2].len / (Py_ssize_t)sizeof(Py_ssize_t) < stop) ||
@@ -261,7 +285,8 @@ static PyObject *learn(PyObject *self, PyObject *args) {
         views[7].len / (Py_ssize_t)sizeof(Py_ssize_t) < stop - start ||
         views[8].len != views[3].len || views[9].len != views[4].len ||
         (views[5].len != 0 && views[5].len != r.n * 8) ||
-        views[10].len < 3 * (Py_ssize_t)sizeof(Py_ssize_t)) {
+        views[10].len < 3 * (Py_ssize_t)sizeof(Py_ssize_t) ||
+        (views[11].len != 0 && views[11].len < stop - start) || (r.family == 4 && r.bounded)) {
         PyErr_SetString(PyExc_ValueError, "learn: buffers of the wrong sizes");
         goto done;
     }
@@ -273,6 +298,7 @@ static PyObject *learn(PyObject *self, PyObject *args) {
     r.counts = views[5].len ? (long long *)views[5].buf : NULL;
     r.w_before = (double *)views[8].buf;
     r.e_before = (double *)views[9].buf;
+    r.certain = views[11].len ? (unsigned char *)views[11].buf : NULL;
     r.exact_rate = written_exactly(r.rate);
     r.whole_rate = r.exact_rate && r.rate == floor(r.rate);
     int exponent;
@@ -288,7 +314,7 @@ static PyObject *learn(PyObject *self, PyObject *args) {
                             inflation +
                         (double)(2 * r.d + 4) * 4.9406564584124654e-324;
     }
-    double *scratch = (double *)PyMem_Malloc(3 * (size_t)r.d * sizeof(double));
+    double *scratch = (double *)PyMem_Malloc(4 * (size_t)r.d * sizeof(double));
     if (scratch == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -296,6 +322,7 @@ static PyObject *learn(PyObject *self, PyObject *args) {
     r.weff = scratch;
     r.eeff = scratch + r.d;
     r.c = scratch + 2 * r.d;
+    r.factors = scratch + 3 * r.d;
     scored = run_loop(&r, start, stop, budget, (double *)views[6].buf, (Py_ssize_t *)views[7].buf,
                       (Py_ssize_t *)views[10].buf);
     PyMem_Free(scratch);

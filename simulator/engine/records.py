@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from simulator.engine.learners.base import Parameters
+from simulator.engine.learners.base import Parameters, State
 
 __all__ = ["DEFAULTS", "Settings", "Snapshot", "Trial"]
 
@@ -27,7 +27,8 @@ class Trial:
     are the verdict the run acted on, by the run's tie rule. `certain`: the verdict is the
     exact one (floats with a proven bound, or exact arithmetic on the data as written);
     False where exactness cannot be had (Adaline, EG±) and the score is too close to 0 to
-    trust its sign: the window marks it "≈".
+    trust its sign: the window marks it "≈". `states`: the learner's own states before and
+    after the trial, for its explanation (not compared).
     """
 
     number: int
@@ -42,6 +43,7 @@ class Trial:
     weights_after: tuple[float, ...]
     point: tuple[float, ...]
     certain: bool = True
+    states: tuple[State, State] | None = field(default=None, compare=False, repr=False)
 
     @property
     def updated(self) -> bool:

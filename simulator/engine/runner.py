@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.history import History, Segment
-from simulator.engine.learners import EpochSteps, Learner, State, Step
+from simulator.engine.learners import EpochSteps, Learner, State, Step, Updates
 from simulator.engine.learners import exact as exact_module
 from simulator.engine.live import REPLAY, LastTrial, Leg, Live, Terms
 from simulator.engine.verdicts import Judge
@@ -234,9 +234,11 @@ class Runner(Judge):
         if module is None or family is None or leg.sink is not None or live.diverged_at:
             return False
         theta, offset = float(self.learner.threshold), self.learner.margin_offset()
+        scale = float(family[2]) if len(family) > 2 else 1.0
         found = np.empty(scan.end - scan.start, dtype=np.intp)
         status = np.zeros(3, dtype=np.intp)
         none = np.zeros(0, dtype=np.int64)
+        exact = self.learner.exact  # else the loop marks verdicts too close to 0 uncertain
         while scan.position < scan.end:
             state = live.state
             w, e = np.array(state.w, dtype=np.float64).ravel(), np.array(state.error).ravel()
@@ -250,12 +252,13 @@ class Runner(Judge):
                 family[0], family[1], theta, offset, self.tie_code,
                 w, e, none if live.counts is None else live.counts[:, 0], segment.largest,
                 leg.stop_on_mistake, budget, scan.out[scan.position - scan.start :], found,
-                before_w, before_e, status,
+                before_w, before_e, status, scale,
+                none.view(np.bool_) if exact else scan.certain[scan.position - scan.start :],
             )  # fmt: skip
             code, at, nfound = (int(v) for v in status)
             made = nfound - (code == 3)
             scan.position += count
-            self._take_compiled(live, scan, found[:nfound], made, w, e, before_w, before_e)
+            self._take_compiled(live, segment, scan, found[:nfound], made, w, e, before_w, before_e)
             if code == 2:
                 self._decide_exactly(live, segment, scan, at, leg)
                 if leg.stop_on_mistake and scan.found and scan.found[-1] == scan.first_trial + at:
@@ -275,11 +278,12 @@ class Runner(Judge):
         return leg.deadline is not None and time.perf_counter() < leg.deadline and within
 
     def _take_compiled(
-        self, live: Live, scan: _Scan, positions: NDArray[np.intp], made: int,
+        self, live: Live, segment: Segment, scan: _Scan, positions: NDArray[np.intp], made: int,
         w: FloatArray, e: FloatArray, before_w: FloatArray, before_e: FloatArray,
     ) -> None:  # fmt: skip
-        """The compiled loop's mistakes and updates, taken into the live record; the scan's
-        last trial was scored with the weights before the last update if it made it."""
+        """The compiled loop's mistakes and updates, taken into the live record (by the
+        learner: `take_compiled`); the scan's last trial was scored with the weights before
+        the last update if it made it."""
         live.mistakes += int(positions.size)
         scan.found.extend((scan.first_trial + positions).tolist())
         if not made:
@@ -287,10 +291,15 @@ class Runner(Judge):
             return
         state = live.state
         shape, error_shape = state.w.shape, state.error.shape
-        live.state = state.but(w=_frozen(w.reshape(shape)), error=_frozen(e.reshape(error_shape)))
+        at = positions[:made]
+        after, before = self.learner.take_compiled(state, Updates(
+            scan.first_trial + at, scan.order[at], (segment.X, segment.y), self.tie,
+            _frozen(w.reshape(shape)), _frozen(e.reshape(error_shape)),
+            _frozen(before_w.reshape(shape)), _frozen(before_e.reshape(error_shape)),
+        ))  # fmt: skip
+        live.state = after
         if int(positions[made - 1]) == scan.position - 1:  # the last trial made the update
-            before = _frozen(before_w.reshape(shape)), _frozen(before_e.reshape(error_shape))
-            scan.scored_with = state.but(w=before[0], error=before[1])
+            scan.scored_with = before
         else:
             scan.scored_with = live.state
         live.terms = None
@@ -458,10 +467,12 @@ class Runner(Judge):
         point of its floats; each epoch then makes the same updates and mistakes)."""
         t = live.trials
         history = self.history
+        jumps = live.state.periodic  # else a period with updates is run, not jumped
         if converged and not live.epoch_updates:
             segment.rest_at, segment.rest_mistakes, segment.rest_updates = t, 0, 0
         elif (
-            segment.cycle_found_at == t
+            jumps
+            and segment.cycle_found_at == t
             and segment.cycle_period is not None
             and not segment.cycle_exact_only
         ):
@@ -473,9 +484,10 @@ class Runner(Judge):
             segment.rest_mistakes = mistakes
             segment.rest_updates = live.updates - live.tortoise_updates
         elif self.cyclic and live.state.repeats(live.epoch_start):
-            mistakes = history.mistakes_through(t) - history.mistakes_through(t - segment.n)
-            segment.rest_at, segment.rest_mistakes = t, mistakes
-            segment.rest_updates = live.epoch_updates
+            if jumps or not live.epoch_updates:
+                mistakes = history.mistakes_through(t) - history.mistakes_through(t - segment.n)
+                segment.rest_at, segment.rest_mistakes = t, mistakes
+                segment.rest_updates = live.epoch_updates
             if not converged and segment.cycle_found_at is None:  # a cycle of one epoch
                 segment.cycle_found_at, segment.cycle_period = t, 1
 

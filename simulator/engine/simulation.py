@@ -305,7 +305,7 @@ class Simulation:
     @property
     def learner_state(self) -> State:
         """The learner's whole state after the latest trial (immutable)."""
-        return self._live.state
+        return self._learner.state_after(self._live.state, self._live.trials)
 
     @property
     def initial_weights(self) -> FloatArray:
@@ -547,6 +547,7 @@ class Simulation:
             weights_after=tuple(learner.weights(last.after).ravel().tolist()),
             point=tuple(segment.dataset.points[point].tolist()),
             certain=last.certain,
+            states=(last.before, last.after),
         )
 
     # -- theory of the current data ----------------------------------------------------------------

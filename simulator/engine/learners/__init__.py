@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.learners.adaline import ADALINE_FALLBACK_RATE, Adaline, round_down
+from simulator.engine.learners.averaged import AveragedPerceptron
 from simulator.engine.learners.base import (
     CADENCES,
     LEARNERS,
@@ -36,21 +37,27 @@ from simulator.engine.learners.base import (
     State,
     Step,
     Theory,
+    Updates,
 )
+from simulator.engine.learners.eg import EG
 from simulator.engine.learners.linear import LinearLearner
+from simulator.engine.learners.margin import MarginPerceptron
 from simulator.engine.learners.multiclass import Kessler, MulticlassPerceptron, kessler_points
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
+from simulator.engine.learners.pocket import Pocket
 from simulator.engine.learners.winnow import PROMOTION, BalancedWinnow, Winnow
 
 __all__ = [
     "ADALINE_FALLBACK_RATE",
     "CADENCES",
+    "EG",
     "LEARNERS",
     "LEARNING_RATE",
     "PROMOTION",
     "TIES",
     "TIE_TEXT",
     "Adaline",
+    "AveragedPerceptron",
     "BalancedWinnow",
     "Bound",
     "EpochSteps",
@@ -58,13 +65,16 @@ __all__ = [
     "Learner",
     "LinearLearner",
     "LinearScorer",
+    "MarginPerceptron",
     "MulticlassPerceptron",
     "Parameter",
     "Parameters",
     "Perceptron",
+    "Pocket",
     "State",
     "Step",
     "Theory",
+    "Updates",
     "Winnow",
     "all_parameters",
     "kessler_points",
@@ -93,6 +103,10 @@ register(Perceptron)
 register(Winnow)
 register(BalancedWinnow)
 register(Adaline)
+register(Pocket)
+register(AveragedPerceptron)
+register(MarginPerceptron)
+register(EG)
 register(MulticlassPerceptron)
 register(Kessler)
 

@@ -49,6 +49,7 @@ __all__ = [
     "State",
     "Step",
     "Theory",
+    "Updates",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -215,6 +216,9 @@ class State:
     error: FloatArray = field(default_factory=lambda: np.zeros(0))
     start: tuple[Fraction, ...] = ()
     repeating: ClassVar[tuple[str, ...]] = ("w",)
+    # False: a part left out of `repeating` (a running sum) changes over a repeating period,
+    # so the run runs such periods instead of jumping over them.
+    periodic: ClassVar[bool] = True
 
     def repeats(self, other: State) -> bool:
         """Whether `other` is this state as far as the future is concerned."""
@@ -283,6 +287,23 @@ class Step:
     data: tuple[FloatArray, NDArray[np.int8]] | None = None  # the segment's X and labels
     tie: str = "mistake"  # the run's tie rule
     exact: Callable[[], Any] | None = None  # the learner's exact state now, made on demand
+
+
+@dataclass(frozen=True, slots=True)
+class Updates:
+    """Updates the compiled loop made by itself, in order: their trials, their rows of
+    `data` (the segment's X and labels), the run's tie rule, and the weights and error
+    bounds it left after them (`w`, `error`) and before the last (`w_before`,
+    `error_before`)."""
+
+    trials: NDArray[np.int64]
+    rows: NDArray[np.intp]
+    data: tuple[FloatArray, NDArray[np.int8]]
+    tie: str
+    w: FloatArray
+    error: FloatArray
+    w_before: FloatArray
+    error_before: FloatArray
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,6 +581,11 @@ class Learner:
         """The effective w (D,) or (K, D): the boundary is w·x = θ."""
         return state.w
 
+    def state_after(self, state: State, trials: int) -> State:
+        """`state`, kept as its last update left it, as it stands after `trials` trials (a
+        running sum brought up to date); the same state for most learners."""
+        return state
+
     # -- scoring ---------------------------------------------------------------------------
 
     def scorer(self, state: State) -> LinearScorer | None:
@@ -630,10 +656,19 @@ class Learner:
         `cadence`)."""
         raise NotImplementedError
 
-    def compiled_family(self) -> tuple[int, float] | None:
-        """(family, rate) when its update is one the compiled loop makes itself (1: w += η y
-        x; 2: w *= α^(y x); 3: both halves of Balanced Winnow), the same bits as `learn`;
-        None: the run calls `learn`."""
+    def take_compiled(self, state: State, updates: Updates) -> tuple[State, State]:
+        """(the state after `updates`, the state before the last of them), which the
+        compiled loop (`compiled_family`) made from `state`: its weights and error bounds,
+        and whatever more the learner keeps, brought along."""
+        return (
+            state.but(w=updates.w, error=updates.error),
+            state.but(w=updates.w_before, error=updates.error_before),
+        )
+
+    def compiled_family(self) -> tuple[int, float] | tuple[int, float, float] | None:
+        """(family, rate[, scale]) when its update is one the compiled loop makes itself (1:
+        w += η y x; 2: w *= α^(y x); 3: both halves of Balanced Winnow; 4: EG±, rate 2ηU,
+        scale U), the same bits as `learn`; None: the run calls `learn`."""
         return None
 
     def end_epoch(self, state: State, steps: EpochSteps) -> State | None:
