@@ -93,6 +93,10 @@ class Frame:
             (d.line for d in self.drawables if isinstance(d, Line) and d.role == role), None
         )
 
+    def lines(self, role: str) -> tuple[InputLine, ...]:
+        """Every line drawn under `role` (the margin perceptron's band has two)."""
+        return tuple(d.line for d in self.drawables if isinstance(d, Line) and d.role == role)
+
     @property
     def curved(self) -> bool:
         """Whether the boundary is a curve in the plane (a feature map, a kernel, a vote)."""

@@ -30,42 +30,31 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidget
 
 from simulator.engine import Dataset, InputLine
-from simulator.engine.drawables import LevelSet, Line, Regions, Vector
 from simulator.presentation.frame import Frame
-from simulator.presentation.level_sets import (
-    grid_size,
-    level_segments,
-    partition_segments,
-    region_classes,
-    sample,
-)
 from simulator.ui import style
 from simulator.ui.arrow_item import VectorItem
 from simulator.ui.class_points import ClassLayers, class_text
-from simulator.ui.legend_item import LegendBox, LegendEntry
+from simulator.ui.legend_item import LegendBox
+from simulator.ui.plot_editing import PointEditing
 from simulator.ui.plot_geometry import (
     ARROW_FRACTION,
     Box,
     arrow_placement,
     edge_marker,
     follow,
-    half_plane,
-    snap,
 )
-from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer, NumberLayer, render_glyph
+from simulator.ui.plot_legend import LegendLayout
+from simulator.ui.plot_shapes import PlaneShapes
+from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer, NumberLayer
 
 __all__ = ["SNAP_STEPS", "PlotView"]
 
-HIT_RADIUS_PX = 10
 FULL_DETAIL_POINTS = 2000  # up to this many points, full-size glyphs and rings
 SNAP_STEPS = (0.5, 0.25, 0.1)
-# The legend's (text, sample glyph) pixel sizes, normal and presentation: full, then
-# compact for a plot too small to keep half the data's size beside the full one.
-LEGEND_TYPES = {False: ((13, 20.0), (11, 14.0)), True: ((16, 20.0), (14, 16.0))}
 
 
 def nice_step(span: float, target: int = 10) -> float:
@@ -85,21 +74,6 @@ def point_size_for(n: int, full: float) -> float:
     return max(5.0, full * math.sqrt(FULL_DETAIL_POINTS / n))
 
 
-def _pen(
-    color: QColor,
-    width: float,
-    dash: Qt.PenStyle = Qt.PenStyle.SolidLine,
-    pattern: tuple[float, ...] | None = None,
-) -> QPen:
-    pen = QPen(QColor(color), width)
-    pen.setStyle(dash)
-    if pattern is not None:
-        pen.setDashPattern(list(pattern))
-    pen.setCosmetic(True)
-    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-    return pen
-
-
 def _line_geometry(line: InputLine) -> tuple[np.ndarray, float] | None:
     """(a point on the line, its angle in degrees) for offset + n·p = level in 2-D."""
     normal = np.array(line.normal, dtype=float)
@@ -110,6 +84,13 @@ def _line_geometry(line: InputLine) -> tuple[np.ndarray, float] | None:
     if not np.all(np.isfinite(point)):
         return None
     return point, math.degrees(math.atan2(normal[1], normal[0])) + 90.0
+
+
+def _as_drawn(line: pg.InfiniteLine) -> tuple[np.ndarray, np.ndarray]:
+    """(a point on the line, its unit direction), as drawn."""
+    angle = math.radians(line.angle)
+    pos = line.pos()
+    return np.array([pos.x(), pos.y()]), np.array([math.cos(angle), math.sin(angle)])
 
 
 class _EditViewBox(pg.ViewBox):
@@ -130,7 +111,7 @@ class _EditViewBox(pg.ViewBox):
         super().mouseDragEvent(ev, axis)
 
 
-class PlotView(pg.PlotWidget):
+class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
     """The plane of the data; paints `Frame`s, emits editing intent."""
 
     point_requested = Signal(float, float, int)  # x, y, label
@@ -201,6 +182,7 @@ class PlotView(pg.PlotWidget):
         self._radius = pg.PlotCurveItem()
         # One line and one curve (a level set, drawn as segments) per role of a drawable.
         self._lines = {role: pg.InfiniteLine(angle=0) for role in style.ROLES}
+        self._more_lines: dict[str, list[pg.InfiniteLine]] = {}
         self._curves = {role: pg.PlotCurveItem(connect="pairs") for role in style.ROLES}
         self._regions = pg.ImageItem()
         self._band = [self._lines["margin-low"], self._lines["margin-high"]]
@@ -276,9 +258,11 @@ class PlotView(pg.PlotWidget):
     def _apply_style(self) -> None:
         """Pens, glyphs and fonts for the current scale (normal or presentation)."""
         k, size = self.line_scale, self.point_size
-        self._radius.setPen(_pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))
+        self._radius.setPen(style.pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))
         for role in style.ROLES:
             self._lines[role].setPen(self._role_pen(role))
+            for line in self._more_lines.get(role, []):
+                line.setPen(self._role_pen(role))
             self._curves[role].setPen(self._role_pen(role))
         self._previous_arrow.set_style(
             width=2 * k, head=14 * k, font_px=0, halo=False, dash=style.PREVIOUS_DASH
@@ -291,19 +275,21 @@ class PlotView(pg.PlotWidget):
         hint_font.setPixelSize(round(18 * k))
         self._hint.setFont(hint_font)
         self._current_styles = {
-            False: (style.disc(), 2.2 * size, _pen(style.HIGHLIGHT, 3.5 * k)),
-            True: (style.diamond(), 2.3 * size, _pen(style.HIGHLIGHT, 4.5 * k)),
+            False: (style.disc(), 2.2 * size, style.pen(style.HIGHLIGHT, 3.5 * k)),
+            True: (style.diamond(), 2.3 * size, style.pen(style.HIGHLIGHT, 4.5 * k)),
         }
         self._current.set_style(brush=QColor(230, 159, 0, 60))
         self._paint_current_style(False)
         self._selection.set_style(
-            size=2.0 * size, pen=_pen(QColor("#555555"), 1.5 * k, Qt.PenStyle.DashLine), brush=None
+            size=2.0 * size,
+            pen=style.pen(QColor("#555555"), 1.5 * k, Qt.PenStyle.DashLine),
+            brush=None,
         )
         self._ghost.set_style(
-            size=size, pen=_pen(QColor("#333333"), 1.5), brush=QColor(0, 0, 0, 40)
+            size=size, pen=style.pen(QColor("#333333"), 1.5), brush=QColor(0, 0, 0, 40)
         )
         self._numbers.set_font_size(round(12 * k), offset=0.45 * size + 3)
-        self._ring_pen = _pen(style.MISTAKE, 1.4 * k)
+        self._ring_pen = style.pen(style.MISTAKE, 1.4 * k)
         self._outline = QPen(QColor("#FFFFFF"), 0.8)
         self._detail = None
         self._set_detail(len(self._shown_dataset) if self._shown_dataset is not None else 0)
@@ -324,7 +310,7 @@ class PlotView(pg.PlotWidget):
 
     def _role_pen(self, role: str) -> QPen:
         look = style.ROLES[role]
-        return _pen(look.colour, look.width * self.line_scale, look.dash, look.dashes or None)
+        return style.pen(look.colour, look.width * self.line_scale, look.dash, look.dashes or None)
 
     def _role_shown(self, role: str) -> bool:
         """Whether the view toggles let `role` show."""
@@ -413,7 +399,9 @@ class PlotView(pg.PlotWidget):
         else:
             self._current.set_points(np.empty((0, 2)))
         for role, line in self._lines.items():
-            self._set_line(line, frame.line(role) if self._role_shown(role) else None)
+            drawn = frame.lines(role) if self._role_shown(role) else ()
+            self._set_line(line, drawn[0] if drawn else None)
+            self._place_more_lines(role, drawn[1:])
         self._place_curves()
         curve = frame.radius_curve
         if self._show_radius and curve is not None:
@@ -525,6 +513,23 @@ class PlotView(pg.PlotWidget):
         line.setAngle(angle)
         line.show()
 
+    def _place_more_lines(self, role: str, lines: tuple[InputLine, ...]) -> None:
+        """A role's second and later lines (the margin perceptron's band w·x = ±τ), each
+        an extra line made the first time it is needed, in the role's pen and layer."""
+        more = self._more_lines.setdefault(role, [])
+        while len(more) < len(lines):
+            line = pg.InfiniteLine(angle=0, pen=self._role_pen(role))
+            line.setZValue(self._lines[role].zValue())
+            self.getPlotItem().addItem(line, ignoreBounds=True)
+            more.append(line)
+        for k, line in enumerate(more):
+            self._set_line(line, lines[k] if k < len(lines) else None)
+
+    def drawn_lines(self, role: str) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Every line drawn under `role`, as `drawn_line` gives one."""
+        shown = [self._lines[role], *self._more_lines.get(role, [])]
+        return [_as_drawn(line) for line in shown if line.isVisible()]
+
     def trial_marker(self) -> tuple[str, np.ndarray] | None:
         """The current trial's marker: ("ring" or "diamond" (a mistake), its point)."""
         points = self._current.shown_points()
@@ -537,11 +542,7 @@ class PlotView(pg.PlotWidget):
         """A line as drawn, (a point on it, its unit direction), or None when hidden.
         `name`: a role ("boundary", "previous", "separator", "least-squares", …)."""
         line = self._lines[name.replace("_", "-")]
-        if not line.isVisible():
-            return None
-        angle = math.radians(line.angle)
-        pos = line.pos()
-        return np.array([pos.x(), pos.y()]), np.array([math.cos(angle), math.sin(angle)])
+        return _as_drawn(line) if line.isVisible() else None
 
     def class_points(self) -> tuple[np.ndarray, np.ndarray]:
         """The points drawn as +1 and as −1 glyphs."""
@@ -602,405 +603,6 @@ class PlotView(pg.PlotWidget):
         for item in (self._w_arrow, self._previous_arrow, self._edge_marker):
             if item.isVisible() != (item in shown):
                 item.setVisible(item in shown)
-
-    def _level_sets(self) -> dict[str, list[LevelSet | Regions]]:
-        """The frame's curved drawables by role (a partition into K regions draws its
-        boundaries as curves too)."""
-        found: dict[str, list[LevelSet | Regions]] = {}
-        for d in self._frame.drawables if self._frame is not None else ():
-            if isinstance(d, LevelSet) or (isinstance(d, Regions) and d.classes > 2):
-                found.setdefault(d.role, []).append(d)
-        return found
-
-    def _sampled(self, drawable: LevelSet | Regions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The drawable's score on a grid over the view (and a little beyond), cached while
-        neither the drawable nor the view changes (the regions and the curves of one
-        drawable share a sampling)."""
-        box = self.view_box().grown(0.05)
-        cells = grid_size(self.getPlotItem().vb.width())
-        key = (box, cells)
-        if self._sample_cache is None or self._sample_cache[0] != key:
-            self._sample_cache = (key, {})
-        grids = self._sample_cache[1]
-        if drawable not in grids:
-            if len(grids) > 8:
-                grids.clear()
-            grids[drawable] = sample(drawable.score, (box.x0, box.x1, box.y0, box.y1), cells)
-        return grids[drawable]
-
-    def _place_curves(self) -> None:
-        """The frame's curved drawables: each level set traced over the view."""
-        wanted = self._level_sets()
-        for role, curve in self._curves.items():
-            drawables = wanted.get(role, [])
-            if not drawables or not self._role_shown(role):
-                if curve.isVisible():
-                    curve.hide()
-                continue
-            pieces = []
-            for drawable in drawables:
-                xs, ys, values = self._sampled(drawable)
-                if isinstance(drawable, Regions):
-                    pieces.append(partition_segments(xs, ys, values))
-                else:
-                    pieces.append(level_segments(xs, ys, values, drawable.level))
-            segments = np.concatenate(pieces, axis=0)
-            curve.setData(segments[:, :, 0].ravel(), segments[:, :, 1].ravel())
-            curve.show()
-
-    def drawn_curve(self, role: str) -> np.ndarray | None:
-        """A level set as drawn: its segments' end points, (m, 2), or None when hidden."""
-        curve = self._curves[role]
-        if not curve.isVisible():
-            return None
-        x, y = curve.getData()
-        return np.column_stack((x, y)) if x is not None else np.zeros((0, 2))
-
-    def _regions_to_draw(self) -> LevelSet | Regions | None:
-        """What the plane is shaded by: a learner's partition into classes always (it is how
-        K classes read), else the sign of a curved boundary while region shading is on."""
-        frame = self._frame
-        if frame is None:
-            return None
-        for d in frame.drawables:
-            if isinstance(d, Regions):
-                return d
-        curves = self._level_sets().get("boundary", [])
-        if self._show_shading and len(curves) == 1 and isinstance(curves[0], LevelSet):
-            return curves[0]
-        return None
-
-    def _place_regions(self) -> bool:
-        """Shade the plane by the class each grid point gets (the argmax of K scores, or
-        the sign of one: −1 and +1 as classes 0 and 1, a score of 0 unshaded); whether it
-        did."""
-        drawable = self._regions_to_draw()
-        if drawable is None:
-            self._regions.hide()
-            return False
-        xs, ys, values = self._sampled(drawable)
-        found = region_classes(values)
-        if values.ndim == 3:
-            count, shaded = values.shape[2], np.all(np.isfinite(values), axis=2)
-        else:
-            count, shaded = 2, found != 0
-            found = (found > 0).astype(np.int64)
-        image = np.zeros((*found.shape, 4), dtype=np.uint8)
-        for index, colour in enumerate(style.class_colours(count)):
-            tint = style.region_colour(colour)
-            image[shaded & (found == index)] = (
-                tint.red(), tint.green(), tint.blue(), tint.alpha()
-            )  # fmt: skip
-        self._regions.setImage(np.swapaxes(image, 0, 1), levels=None)
-        self._regions.setRect(QRectF(xs[0], ys[0], xs[-1] - xs[0], ys[-1] - ys[0]))
-        self._regions.show()
-        return True
-
-    def _place_class_arrows(self) -> None:
-        """Each class's w_k (`Vector` drawables) as an arrow in its colour, from the middle
-        of the class's points (the data's middle for a class without points), a share of
-        the view long for the longest w_k and proportionally shorter for the others."""
-        frame = self._frame
-        vectors = [d for d in frame.drawables if isinstance(d, Vector)] if frame else []
-        shown = set()
-        if vectors and self._shown_dataset is not None:
-            ds = self._shown_dataset
-            view = self.drawing_box()
-            norms = [math.hypot(*v.direction) for v in vectors]
-            longest = max(norms)
-            centre = view.center if self._data_box is None else self._data_box.center
-            count = len(ds.classes)
-            for vector, norm in zip(vectors, norms, strict=True):
-                if not (longest > 0 and math.isfinite(longest)) or vector.klass >= count:
-                    continue
-                label = ds.classes[vector.klass]
-                own = ds.points[ds.labels == label]
-                start = own.mean(axis=0) if len(own) else centre
-                length = ARROW_FRACTION * view.diagonal * max(0.25, norm / longest)
-                direction = np.asarray(vector.direction, dtype=float) / norm if norm else None
-                if direction is None or not np.all(np.isfinite(start)):
-                    continue
-                arrow = self._class_arrows[vector.klass]
-                arrow.set_colour(ClassLayers.colour(count, label))
-                arrow.set_text(vector.label)
-                arrow.set_vector(start, start + length * direction)
-                shown.add(vector.klass)
-        for k, arrow in enumerate(self._class_arrows):
-            if arrow.isVisible() != (k in shown):
-                arrow.setVisible(k in shown)
-
-    def class_arrows(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-        """The classes' w_k arrows as drawn: class index → (start, end)."""
-        return {
-            k: ends
-            for k, arrow in enumerate(self._class_arrows)
-            if arrow.isVisible() and (ends := arrow.ends()) is not None
-        }
-
-    def _place_shading(self) -> None:
-        frame = self._frame
-        line = frame.boundary if frame is not None else None
-        curved = self._place_regions()
-        if not self._show_shading or line is None or curved:
-            self._shade_positive.hide()
-            self._shade_negative.hide()
-            return
-        around = self.view_box().grown(0.5)  # beyond the edges, so a pan shows no seam
-        for shade, sign in ((self._shade_positive, 1), (self._shade_negative, -1)):
-            polygon = half_plane(line, around, sign)
-            shade.setPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in polygon]))
-            shade.setVisible(len(polygon) >= 3)
-
-    def shaded_regions(self) -> dict[int, QPolygonF]:
-        """The shaded half-planes as drawn: +1 → where s > 0, −1 → where s < 0."""
-        return {
-            sign: shade.polygon()
-            for sign, shade in ((1, self._shade_positive), (-1, self._shade_negative))
-            if shade.isVisible()
-        }
-
-    # -- the legend -------------------------------------------------------------------------
-
-    def _drawn_roles(self) -> tuple[tuple[str, str], ...]:
-        """The roles the legend names, each with how it is drawn ("line", "curve" or
-        "partition"): the learner's own (whether drawn yet or not, so the legend does not
-        reflow as a run starts) and the theory's the view toggles show."""
-        frame = self._frame
-        if frame is None:
-            return ()
-        own = set(frame.learner.roles)
-        kinds: dict[str, str] = {}
-        for d in frame.drawables:
-            kind = "line" if isinstance(d, Line) else "curve"
-            if isinstance(d, Regions) and d.classes > 2:
-                kind = "partition"
-            kinds.setdefault(d.role, kind)
-        usual = "curve" if frame.curved else "line"
-        return tuple(
-            (role, kinds.get(role, usual))
-            for role in style.ROLES
-            if (role in own or role in kinds) and self._role_shown(role)
-        )
-
-    def _update_legend(self) -> None:
-        ds = self._shown_dataset
-        key = (
-            self._presentation,
-            None if ds is None else (ds.classes, ds.class_names),
-            self._show_radius,
-            self._show_shading,
-            self._drawn_roles(),
-            self._detail,
-        )
-        if key == self._legend_key:
-            return
-        self._legend_key = key
-        self._legend_type = None
-        self._set_legend_type(0)
-        self._fit_legend()
-        self._keep_fit()
-
-    def _set_legend_type(self, level: int) -> None:
-        """The legend at `LEGEND_TYPES` level (0 full, 1 compact)."""
-        if level == self._legend_type:
-            return
-        self._legend_type = level
-        text_px, glyph_px = LEGEND_TYPES[self._presentation][level]
-        self._legend.set_entries(self._legend_entries(glyph_px), pixel_size=text_px)
-
-    def _legend_entries(self, glyph_px: float) -> tuple[LegendEntry, ...]:
-        """An entry for the classes, for each role drawn (named by `style.ROLES`), w when the
-        boundary is a line, the marks, and the toggled geometry."""
-        # Samples no taller than the text, so a column of them fits beside the data of a
-        # short plot (the ring and diamond of the trial are larger on the plane itself).
-        k, size = self.line_scale, min(self.point_size, glyph_px)
-        entries = list(self._class_entries(size))
-        boundary = {
-            "line": "boundary w·x = θ",
-            "curve": "boundary f(x) = 0",
-            "partition": "boundaries w_i·x = w_j·x",
-        }
-        for role, kind in self._drawn_roles():
-            text = boundary[kind] if role == "boundary" else style.ROLES[role].legend
-            if text:
-                entries.append(LegendEntry(text, pen=self._role_pen(role)))
-            if role == "boundary" and kind == "line":
-                entries.append(LegendEntry("w (normal)", arrow=style.WEIGHT))
-        entries += [
-            LegendEntry(
-                "misclassified",
-                glyphs=(render_glyph(style.disc(), 0.95 * size, self._ring_pen, None),),
-            ),
-            LegendEntry(
-                "this trial: right / mistake",
-                glyphs=(
-                    render_glyph(style.disc(), 0.9 * size, _pen(style.HIGHLIGHT, 2.5 * k), None),
-                    render_glyph(style.diamond(), 0.8 * size, _pen(style.HIGHLIGHT, 3 * k), None),
-                ),
-            ),
-        ]
-        if self._show_radius:
-            entries.append(
-                LegendEntry("radius R", pen=_pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))
-            )
-        if self._show_shading and not self._partitioned():
-            entries.append(LegendEntry("s > 0: predicts +1", swatch=style.POSITIVE_REGION))
-            entries.append(LegendEntry("s < 0: predicts −1", swatch=style.NEGATIVE_REGION))
-        return tuple(entries)
-
-    def _partitioned(self) -> bool:
-        frame = self._frame
-        return frame is not None and any(
-            isinstance(d, Regions) and d.classes > 2 for d in frame.drawables
-        )
-
-    def _class_entries(self, size: float) -> tuple[LegendEntry, ...]:
-        """Two classes: one entry "+1, −1" (or their names); K classes: one each, named
-        (its arrow w_k and its region share the glyph's colour)."""
-        ds = self._shown_dataset if self._shown_dataset is not None else Dataset.empty()
-        glyphs = ClassLayers.glyphs(len(ds.classes), size)
-        if len(ds.classes) == 2:
-            text = f"{class_text(ds, 1)}, {class_text(ds, -1)}"
-            return (LegendEntry(text, glyphs=(glyphs[1], glyphs[0])),)
-        return tuple(
-            LegendEntry(f"class {class_text(ds, label)}", glyphs=(glyph,))
-            for label, glyph in zip(ds.classes, glyphs, strict=True)
-        )
-
-    def _fit_legend(self) -> None:
-        """Columns for where the legend sits: as many as fit the width in the band on top,
-        one in the column on the left (raised to the top edge when the plot is short)."""
-        vb = self.getPlotItem().vb
-        width = vb.width()
-        if width > 0 and self.isVisible():  # not while the view is being torn down
-            self._legend.fit_width(width - 16 if self._legend_side == "top" else 0.0)
-            room = vb.height() - self._legend.boundingRect().height()
-            self._legend.setPos(8, 6 if self._legend_side == "top" else max(1, min(6, room / 2)))
-
-    def _on_resized(self) -> None:
-        """Refit for a new size (charts shown, presentation, the window resized), but not
-        for the few pixels the axes take or give as their tick labels change: that would
-        loop (new range, new labels, new size) and move exported frames' axes."""
-        self._fit_legend()
-        vb = self.getPlotItem().vb
-        width, height = self._fitted_size
-        if abs(vb.width() - width) > 0.05 * width or abs(vb.height() - height) > 0.05 * height:
-            self._keep_fit()
-
-    def _keep_fit(self) -> None:
-        """Refit to what the view last fitted, for the plot's new size or legend, unless the
-        user (or a caller) moved the view since: the legend's room is in pixels, so a plot
-        made shorter (charts shown, presentation type) needs more of it in data units."""
-        if self._fitted is not None and self._fitted_range == self.getPlotItem().vb.targetRange():
-            self._show_box(self._fitted)
-
-    def _legend_gap(self) -> float:
-        """Pixels kept between the legend and the data: the current trial's ring (its
-        radius, 1.15 glyphs) at the data's edge stays clear of it."""
-        return 1.15 * self.point_size + 4.0
-
-    def legend_clearance(self, cap: float = 0.75) -> tuple[float, float]:
-        """(pixels kept free at the top, at the left) for the legend; (0, 0) when hidden.
-        At most `cap` of the plot either way, so the data always keep some room."""
-        vb = self.getPlotItem().vb
-        if not self._legend.isVisible() or not self._legend.texts:
-            return 0.0, 0.0
-        rect = self._legend.boundingRect()
-        if self._legend_side == "top":
-            bottom = rect.height() + self._legend.pos().y()
-            return min(cap * vb.height(), bottom + self._legend_gap()), 0.0
-        return 0.0, min(cap * vb.width(), rect.width() + 8.0 + self._legend_gap())
-
-    def _choose_legend_side(self, box: Box) -> None:
-        """The legend as a band on top or a column on the left, whichever shows `box`
-        larger (a short, wide plot has room beside the data, a tall one above it); in
-        compact type when the full type would leave the data less than half their size.
-        Hidden while no layout leaves them a quarter of it: the points come first."""
-        vb = self.getPlotItem().vb
-        width, height = vb.width(), vb.height()
-        if not self._show_legend or width <= 0 or height <= 0:
-            return
-        self._legend.show()
-        edge = 2 * self._edge_px()
-        bare = min((width - edge) / box.width, (height - edge) / box.height)
-        best: tuple[float, int, str] | None = None
-        for level in range(len(LEGEND_TYPES[self._presentation])):
-            self._set_legend_type(level)
-            for side in ("top", "left"):
-                self._legend_side = side
-                self._fit_legend()
-                top, left = self.legend_clearance(cap=math.inf)
-                if side == "left" and self._legend.boundingRect().height() + 2.0 > height:
-                    continue  # the column would not fit the plot's height
-                scale = min((width - left - edge) / box.width, (height - top - edge) / box.height)
-                if best is None or scale > best[0]:
-                    best = (scale, level, side)
-            if best is not None and best[0] >= 0.5 * bare:
-                break
-        if best is not None:
-            self._set_legend_type(best[1])
-            self._legend_side = best[2]
-        self._fit_legend()
-        self._legend.setVisible(best is not None and best[0] >= 0.25 * bare)
-
-    def _edge_px(self) -> float:
-        """Pixels kept on each side of the fitted box: the trial's ring (1.2 glyphs), at
-        most a tenth of the plot (a small exported frame keeps its data large)."""
-        vb = self.getPlotItem().vb
-        return min(1.2 * self.point_size, 0.1 * min(vb.width(), vb.height()))
-
-    def _room_for_legend(self, box: Box) -> Box:
-        """The view range showing `box` whole and as large as it can be, centred in what the
-        legend leaves free, with the trial's ring more on each side (a ring at the edge of `box`
-        stays whole); of the plot's own aspect, so the aspect lock adds nothing."""
-        vb = self.getPlotItem().vb
-        width, height = vb.width(), vb.height()
-        if not (width > 0 and height > 0 and box.width > 0 and box.height > 0):
-            return box
-        self._choose_legend_side(box)
-        top, left = self.legend_clearance()
-        edge = self._edge_px()
-        free_x, free_y = width - left - 2 * edge, height - top - 2 * edge
-        scale = min(free_x / box.width, free_y / box.height)  # pixels a unit
-        if not (scale > 0 and math.isfinite(scale)):
-            return box
-        x0 = box.x0 - (free_x / scale - box.width) / 2 - (left + edge) / scale
-        y0 = box.y0 - (free_y / scale - box.height) / 2 - edge / scale
-        view = Box(x0, x0 + width / scale, y0, y0 + height / scale)
-        finite = all(math.isfinite(v) for v in (view.x0, view.x1, view.y0, view.y1))
-        return view if finite and view.width > 0 and view.height > 0 else box
-
-    def _show_box(self, box: Box) -> None:
-        """Move the view to show `box` with the legend clear of it, and remember it."""
-        target = self._room_for_legend(box)
-        self.setRange(xRange=(target.x0, target.x1), yRange=(target.y0, target.y1), padding=0)
-        vb = self.getPlotItem().vb
-        self._fitted = box
-        self._fitted_range = vb.targetRange()
-        self._fitted_size = (vb.width(), vb.height())
-
-    def drawing_box(self) -> Box:
-        """The visible range less the legend's room (band on top or column on the left):
-        where w's arrow and the marker of an off-view boundary go, and what Follow keeps
-        things in."""
-        view = self.view_box()
-        top, left = self.legend_clearance()
-        vb = self.getPlotItem().vb
-        width, height = vb.width(), vb.height()
-        if width <= 0 or height <= 0:
-            return view
-        x0 = view.x0 + left / width * view.width
-        return Box(x0, view.x1, view.y0, view.y1 - top / height * view.height)
-
-    def legend_rect(self) -> QRectF | None:
-        """The legend's box in scene coordinates (None when hidden)."""
-        if not self._legend.isVisible() or not self._legend.texts:
-            return None
-        return self._legend.sceneBoundingRect()
-
-    def legend_texts(self) -> list[str]:
-        """What the legend names, top to bottom (empty when it is hidden)."""
-        return self._legend.texts if self._legend.isVisible() else []
 
     # -- toggles and range -----------------------------------------------------------------------
 
@@ -1101,114 +703,3 @@ class PlotView(pg.PlotWidget):
         )
         if self._follow:
             self.follow_learner()
-
-    # -- selection and editing -------------------------------------------------------------------
-
-    @property
-    def selected(self) -> int | None:
-        return self._selected
-
-    def set_selected(self, index: int | None) -> None:
-        if index != self._selected:
-            self._selected = index
-            self._paint_selection()
-            self.selection_changed.emit(index)
-
-    def _paint_selection(self) -> None:
-        ds = self._shown_dataset
-        if self._selected is None or ds is None or self._selected >= len(ds):
-            self._selection.set_points(np.empty((0, 2)))
-        else:
-            self._selection.set_points(ds.points[self._selected : self._selected + 1])
-
-    def hit_test(self, scene_pos: QPointF) -> int | None:
-        """The point within HIT_RADIUS_PX pixels of `scene_pos`, nearest first."""
-        ds = self._shown_dataset
-        if ds is None or len(ds) == 0:
-            return None
-        vb = self.getPlotItem().vb
-        here = vb.mapSceneToView(scene_pos)
-        px, py = vb.viewPixelSize()
-        dx = (ds.points[:, 0] - here.x()) / px
-        dy = (ds.points[:, 1] - here.y()) / py
-        distance = dx * dx + dy * dy
-        nearest = int(np.argmin(distance))
-        return nearest if distance[nearest] <= HIT_RADIUS_PX**2 else None
-
-    def point_menu(self, index: int) -> QMenu:
-        """The context menu of point `index` (shown by a right click on it): delete, and
-        flip the label (two classes) or move the point to another class (K classes). One
-        menu serves every point: a right click only says which point its actions act on."""
-        if self._menu is None:
-            self._menu = QMenu(self)
-            delete = QAction("Delete point", self._menu)
-            delete.triggered.connect(lambda: self.point_delete_requested.emit(self._menu_point))
-            self._flip = QAction("Flip label", self._menu)
-            self._flip.triggered.connect(lambda: self.point_flip_requested.emit(self._menu_point))
-            self._menu.addAction(delete)
-            self._menu.addAction(self._flip)
-            self._class_menu = self._menu.addMenu("Class")
-        self._menu_point = index
-        ds = self._shown_dataset
-        many = ds is not None and len(ds.classes) > 2
-        self._flip.setVisible(not many)
-        self._class_menu.menuAction().setVisible(many)
-        self._class_menu.clear()
-        if ds is not None and many:
-            own = int(ds.labels[index]) if index < len(ds) else None
-            for key, label in enumerate(ds.classes, start=1):
-                action = self._class_menu.addAction(f"{key}: {class_text(ds, label)}")
-                action.setEnabled(label != own)
-                action.triggered.connect(
-                    lambda _=False, c=label: self.point_relabel_requested.emit(self._menu_point, c)
-                )
-        return self._menu
-
-    def _data_position(self, scene_pos: QPointF) -> tuple[float, float]:
-        """The data coordinates under `scene_pos`, snapped to the grid step if one is set."""
-        p = self.getPlotItem().vb.mapSceneToView(scene_pos)
-        return snap(p.x(), self.snap_step), snap(p.y(), self.snap_step)
-
-    def _on_click(self, ev) -> bool:
-        button = ev.button()
-        if button not in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
-            return False
-        ev.accept()
-        hit = self.hit_test(ev.scenePos())
-        if button == Qt.MouseButton.LeftButton:
-            if hit is not None:
-                self.set_selected(hit)
-            else:
-                self.set_selected(None)
-                self.point_requested.emit(*self._data_position(ev.scenePos()), self.new_point_label)
-        elif hit is not None:
-            self.set_selected(hit)
-            self.point_menu(hit).popup(ev.screenPos().toPoint())
-        elif self._shown_dataset is None or len(self._shown_dataset.classes) == 2:
-            self.point_requested.emit(*self._data_position(ev.scenePos()), -self.new_point_label)
-        return True
-
-    def _on_drag(self, ev) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if ev.isStart():
-            self._dragging = self.hit_test(ev.buttonDownScenePos())
-        if self._dragging is None:
-            return False
-        ev.accept()
-        x, y = self._data_position(ev.scenePos())
-        if ev.isFinish():
-            index, self._dragging = self._dragging, None
-            self._ghost.set_points(np.empty((0, 2)))
-            self.set_selected(index)
-            self.point_moved.emit(index, x, y)
-        else:
-            self._ghost.set_points(np.array([[x, y]]))
-        return True
-
-    def keyPressEvent(self, ev: QKeyEvent) -> None:
-        if ev.key() == Qt.Key.Key_Delete and self._selected is not None:
-            self.point_delete_requested.emit(self._selected)
-            ev.accept()
-            return
-        super().keyPressEvent(ev)

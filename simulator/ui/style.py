@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainterPath, QPolygonF
+from PySide6.QtGui import QColor, QPainterPath, QPen, QPolygonF
 
 POSITIVE = QColor("#0072B2")  # blue
 NEGATIVE = QColor("#D55E00")  # vermillion
@@ -226,3 +226,19 @@ def class_colours(count: int) -> tuple[QColor, ...]:
 def region_colour(colour: QColor) -> QColor:
     """A class's colour as its region's tint."""
     return QColor(colour.red(), colour.green(), colour.blue(), REGION_ALPHA)
+
+
+def pen(
+    color: QColor,
+    width: float,
+    dash: Qt.PenStyle = Qt.PenStyle.SolidLine,
+    pattern: tuple[float, ...] | None = None,
+) -> QPen:
+    """A cosmetic pen (its width in pixels, whatever the zoom) with flat caps."""
+    result = QPen(QColor(color), width)
+    result.setStyle(dash)
+    if pattern is not None:
+        result.setDashPattern(list(pattern))
+    result.setCosmetic(True)
+    result.setCapStyle(Qt.PenCapStyle.FlatCap)
+    return result

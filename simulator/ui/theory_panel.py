@@ -176,6 +176,9 @@ class TheoryPanel(QWidget):
         self.mistakes_bar.setFixedHeight(10)
         self.mistakes_bar.setMinimumWidth(40)
         self.mistakes_bar.setToolTip("k against the mistake bound")
+        self.learner_numbers = QLabel(objectName="learnerNumbers")
+        self.learner_numbers.setWordWrap(True)
+        self.learner_numbers.hide()
         self.gauge_note = QLabel(objectName="gaugeNote")
         self.gauge_note.setWordWrap(True)
         self._reserve_key: tuple[object, ...] | None = None
@@ -215,6 +218,7 @@ class TheoryPanel(QWidget):
         weights_layout.addWidget(self.labels["weights"], 0, Qt.AlignmentFlag.AlignTop)
         weights_layout.addWidget(self.weights, 1)
         form.addRow(weights_row)
+        form.addRow(self.learner_numbers)  # the learner's own (the pocket's errors, …)
         form.addRow(self.least_squares)  # the whole width: it is long
 
     def set_presentation(self, on: bool) -> None:
@@ -264,6 +268,9 @@ class TheoryPanel(QWidget):
         self._hold_room(frame)
         self.weights.setText(_weights_text(s.weights, rows=s.rows))
         self.labels["weights"].setText("W =" if s.rows > 1 else "w =")
+        own = frame.learner_numbers
+        self.learner_numbers.setVisible(bool(own))
+        self.learner_numbers.setText("\n".join(f"{label}: {value}" for label, value in own))
         report = frame.least_squares
         self.least_squares.setVisible(report is not None)
         if report is not None:

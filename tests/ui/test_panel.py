@@ -384,3 +384,18 @@ def test_a_gamma_not_computed_says_why_in_its_tooltip(window):
     assert report.reason in window.theory.gamma.toolTip()
     window.controller.set_dataset(load_preset("or"))  # a γ* that is shown: no reason
     assert "Shown as —" not in window.theory.gamma.toolTip()
+
+
+def test_the_panel_shows_the_learners_own_numbers(window):
+    window.controller.set_dataset(load_preset("noisy"))
+    window.controller.request_setting("algorithm", "pocket")
+    for _ in range(5):
+        window.controller.step()
+    frame = window.controller.frame
+    text = window.theory.learner_numbers.text()
+    assert window.theory.learner_numbers.isVisibleTo(window.theory)
+    for label, value in frame.learner_numbers:
+        assert f"{label}: {value}" in text
+    assert "pocket's training errors" in text
+    window.controller.request_setting("algorithm", "perceptron")
+    assert not window.theory.learner_numbers.isVisibleTo(window.theory)

@@ -483,3 +483,23 @@ def test_a_panned_view_stays_put_when_the_plot_resizes(qtbot, window):
     target = window.plot.getPlotItem().vb.targetRange()
     _short_presentation_plot(qtbot, window)
     assert window.plot.getPlotItem().vb.targetRange() == target
+
+
+def test_the_margin_perceptron_draws_both_lines_of_its_band(qtbot):
+    from simulator.engine import Simulation, load_preset
+    from simulator.presentation.frame import build_frame
+    from simulator.ui.plot_view import PlotView
+
+    view = PlotView()
+    qtbot.addWidget(view)
+    view.resize(500, 400)
+    sim = Simulation(load_preset("separable"), algorithm="margin-perceptron", margin=1.0)
+    sim.run(3)
+    frame = build_frame(sim)
+    view.show_frame(frame)
+    view.fit_view()
+    drawn = view.drawn_lines("margin-band")
+    assert len(drawn) == 2 == len(frame.lines("margin-band"))
+    w = np.array(sim.weights)
+    for point, _direction in drawn:  # w·x = ±τ along each drawn line
+        assert abs(abs(w[0] + w[1:] @ point) - 1.0) < 1e-6
