@@ -150,6 +150,7 @@ class Simulation:
         self._classes = len(dataset.classes)
         self._learner: Learner = make_learner(
             algorithm, self._n_features, features=X, classes=self._classes,
+            bias=self._features.bias,
             **dict(settings.parameters),
         )  # fmt: skip
         self._check_parameters(settings)
@@ -411,7 +412,7 @@ class Simulation:
     @property
     def dual(self) -> FloatArray | None:
         """α (n,), the kernel perceptron's dual coefficients of the current points."""
-        return self._learner.dual(self._live.state)
+        return self._learner.dual(self._live.state, self._X, self._dataset.labels)
 
     # -- history -----------------------------------------------------------------------------
 
@@ -654,7 +655,8 @@ class Simulation:
         if self._live.trials == 0:  # nothing ran yet: defaults derived from data follow them
             self._learner = make_learner(
                 self.settings.algorithm, self._n_features, features=self._X,
-                classes=self._classes, **dict(self.settings.parameters),
+                classes=self._classes, bias=self._features.bias,
+                **dict(self.settings.parameters),
             )  # fmt: skip
             self._runner.learner = self._learner
             self._live.terms = None

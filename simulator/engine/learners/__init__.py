@@ -107,7 +107,8 @@ def make_learner(
 ) -> Any:
     """The learner `name` with its parameters (others are ignored); defaults that depend on
     the data (Adaline's η, Winnow's θ) are derived from `features`, a multiclass learner's
-    shape from `classes`."""
+    shape from `classes`. The run also says `bias=`, whether its feature vectors begin
+    with the constant 1 (a kernel acts on the rest)."""
     if name not in LEARNERS:
         raise ValueError(f"unknown algorithm {name!r:.40}; choose one of {', '.join(LEARNERS)}")
     return LEARNERS[name].build(n_features, features=features, classes=classes, **values)

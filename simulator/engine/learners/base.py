@@ -215,6 +215,9 @@ class State:
     error: FloatArray = field(default_factory=lambda: np.zeros(0))
     start: tuple[Fraction, ...] = ()
     repeating: ClassVar[tuple[str, ...]] = ("w",)
+    # Whether the whole state repeats when its `repeating` parts do. A vote's counts, for
+    # one, grow every trial: a run of such a state never jumps over a period with updates.
+    periodic: ClassVar[bool] = True
 
     def repeats(self, other: State) -> bool:
         """Whether `other` is this state as far as the future is concerned."""
@@ -609,8 +612,11 @@ class Learner:
         w = self.weights(state)
         return w.reshape(1, -1), np.ones(1, dtype=np.int64)
 
-    def dual(self, state: State) -> FloatArray | None:
-        """α (n,): the kernel perceptron's dual coefficients (None for the others)."""
+    def dual(
+        self, state: State, X: FloatArray | None = None, y: NDArray[Any] | None = None
+    ) -> FloatArray | None:
+        """α (n,): the kernel perceptron's dual coefficients over the rows X with labels y
+        (the current points; None for the other learners)."""
         return None
 
     def numbers(self, state: State, theory: Theory, trials: int) -> tuple[tuple[str, str], ...]:
