@@ -50,6 +50,7 @@ def test_unknown_preset():
         "iris",
         "separable",
         "noisy",
+        "ring",
         "disjunction",
         "unl-disjunction",
         "cmu",

@@ -37,6 +37,7 @@ from simulator.engine.learners.base import (
     Step,
     Theory,
 )
+from simulator.engine.learners.kernel import KernelPerceptron
 from simulator.engine.learners.linear import LinearLearner
 from simulator.engine.learners.multiclass import Kessler, MulticlassPerceptron, kessler_points
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
@@ -54,6 +55,7 @@ __all__ = [
     "BalancedWinnow",
     "Bound",
     "EpochSteps",
+    "KernelPerceptron",
     "Kessler",
     "Learner",
     "LinearLearner",
@@ -93,6 +95,7 @@ register(Perceptron)
 register(Winnow)
 register(BalancedWinnow)
 register(Adaline)
+register(KernelPerceptron)
 register(MulticlassPerceptron)
 register(Kessler)
 
