@@ -51,6 +51,7 @@ def test_unknown_preset():
         "separable",
         "noisy",
         "ring",
+        "moons",
         "disjunction",
         "unl-disjunction",
         "cmu",

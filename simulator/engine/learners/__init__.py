@@ -41,6 +41,7 @@ from simulator.engine.learners.kernel import KernelPerceptron
 from simulator.engine.learners.linear import LinearLearner
 from simulator.engine.learners.multiclass import Kessler, MulticlassPerceptron, kessler_points
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
+from simulator.engine.learners.voted import VotedPerceptron
 from simulator.engine.learners.winnow import PROMOTION, BalancedWinnow, Winnow
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "State",
     "Step",
     "Theory",
+    "VotedPerceptron",
     "Winnow",
     "all_parameters",
     "kessler_points",
@@ -95,6 +97,7 @@ register(Perceptron)
 register(Winnow)
 register(BalancedWinnow)
 register(Adaline)
+register(VotedPerceptron)
 register(KernelPerceptron)
 register(MulticlassPerceptron)
 register(Kessler)
