@@ -159,6 +159,22 @@ def test_the_trajectory_is_exact_arithmetic_on_the_data_as_written(rate, tie):
         assert _naive_mistakes(points, labels, 60) != mistakes  # floats alone go wrong
 
 
+def test_exact_signed_decides_a_row_as_written():
+    """The protocol's exact verdict, from a row's exact decimals: the ties of the run above
+    are exact zeros, and every other sum keeps its exact sign."""
+    points, labels = TIES
+    _, scores, _ = oracle(points, labels, 30)
+    sim = run(points, labels, 30)
+    learner = sim.learner
+    for k in range(1, 30):
+        sim.seek(k)  # the state trial k + 1 is scored with
+        i = k % 3
+        row = sim.features.exact_row(sim.dataset.points[i], sim.feature_matrix[i])
+        v = learner.exact_signed(sim.learner_state, None, row, labels[i])
+        exact = labels[i] * scores[k]
+        assert (v > 0) == (exact > 0) and (v < 0) == (exact < 0)
+
+
 @hypothesis_settings(max_examples=40, deadline=None)
 @given(
     data=st.lists(

@@ -23,15 +23,16 @@ rational: such a verdict is marked uncertain (its float kept).
 
 Theory. The kernel perceptron is the perceptron on the feature vectors φ_b(xᵢ) of K_b, so
 Novikoff's bound holds there: k ≤ R²/γ*², R² = maxᵢ K_b(xᵢ, xᵢ), γ* the best margin in
-that space. γ* is found from a factor of the Gram matrix, G_b = L Lᵀ (its eigenvectors
-scaled by the square roots of the eigenvalues above rounding): the rows of L have the
-inner products of the φ_b(xᵢ), hence the same γ*, which `theory.margin_report_for` finds
-exactly for those rows.
+that space. γ* is found from a factor of the Gram matrix, G_b = L Lᵀ (Cholesky's, with
+the largest pivot first, stopped where the rest of the diagonal is below rounding: a rank
+of 6 for (x·z + 1)² in the plane, whatever n): the rows of L have the inner products of the
+φ_b(xᵢ), hence the same γ*, which `theory.margin_report_for` finds exactly for those rows.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -52,7 +53,7 @@ __all__ = ["COEF0", "DEGREE", "KERNEL", "SIGMA", "KernelPerceptron", "KernelStat
 FloatArray = NDArray[np.float64]
 _U = 2.0**-53
 _BLOCK = 1 << 18  # entries of a Gram block computed at once (2 MB of floats)
-_GRAM_LIMIT = 2000  # γ* from the n × n Gram matrix up to this many points
+_GRAM_LIMIT = 1000  # γ* from the n × n Gram matrix up to this many points (about 1 s)
 _SHOWN_TERMS = 6  # the explanation writes at most this many terms of the sum
 
 KERNEL = Parameter(
@@ -319,14 +320,16 @@ class KernelPerceptron(Learner):
         (see the module docstring); cached for the last few data sets."""
         kernel = self.kernel_function
         key = (kernel, features.shape, features.tobytes(), labels.tobytes())
-        report = _REPORTS.get(key)
-        if report is None:
-            report = _kernel_margin_report(kernel, self.inputs(features), labels)
+        with _REPORTS_LOCK:
+            report = _REPORTS.get(key)
+            if report is not None:
+                _REPORTS.move_to_end(key)
+                return report
+        report = _kernel_margin_report(kernel, self.inputs(features), labels)
+        with _REPORTS_LOCK:
             _REPORTS[key] = report
             while len(_REPORTS) > 8:
                 _REPORTS.popitem(last=False)
-        else:
-            _REPORTS.move_to_end(key)
         return report
 
     def bound(self, theory: Theory) -> Bound | None:
@@ -408,25 +411,28 @@ class KernelPerceptron(Learner):
 
 
 _REPORTS: OrderedDict[tuple[Any, ...], MarginReport] = OrderedDict()
+_REPORTS_LOCK = threading.Lock()  # frames may be built off the window's thread
 
 
-def _kernel_margin_report(kernel: Kernel, points: FloatArray, labels: NDArray[np.int8]) -> Any:
+def _kernel_margin_report(
+    kernel: Kernel, points: FloatArray, labels: NDArray[np.int8]
+) -> MarginReport:
     """γ*, R and R²/γ*² in K_b's feature space, through a factor of the Gram matrix of the
     distinct points (equal points get equal rows). The factor holds inner products to
-    about n·u·λ_max: a γ*² below 8 times that is 0 to rounding, and counts as none."""
+    about 4n·u·R²: a γ*² below twice that is 0 to rounding, and counts as none."""
     n = points.shape[0]
     if n == 0:
         return MarginReport(gamma=math.nan, radius=math.nan, bound=math.nan, separator=None)
     radius_squared = float(np.max(kernel.diagonal(points)))
     radius = math.sqrt(radius_squared)
-    distinct, row = np.unique(points + 0.0, axis=0, return_inverse=True)
-    if distinct.shape[0] > _GRAM_LIMIT:
+    if n > _GRAM_LIMIT:
         reason = f"the Gram matrix of more than {_GRAM_LIMIT} points is not factored"
         return MarginReport(math.nan, radius, math.nan, None, reason=reason)
-    gram = kernel.gram(distinct, distinct)
-    factor = gram_factor(gram)[row.ravel()]
+    distinct, row = np.unique(points + 0.0, axis=0, return_inverse=True)
+    scale = 4.0 * distinct.shape[0] * _U * radius_squared
+    factor = pivoted_cholesky(kernel, distinct, scale)[row.ravel()]
     report = margin_report_for(factor, labels.astype(np.int8))
-    resolution = 8.0 * gram.shape[0] * _U * float(np.max(np.abs(gram)))
+    resolution = 2.0 * scale
     if report.separable and report.gamma * report.gamma <= resolution:
         report = replace(report, gamma=0.0, separator=None)
     if not report.separable or not report.gamma > 0:
@@ -436,17 +442,6 @@ def _kernel_margin_report(kernel: Kernel, points: FloatArray, labels: NDArray[np
             report = replace(report, gamma=0.0, reason="")
         return replace(report, radius=radius, bound=math.inf)
     return replace(report, radius=radius, bound=radius_squared / (report.gamma * report.gamma))
-
-
-def gram_factor(gram: FloatArray) -> FloatArray:
-    """L with L Lᵀ = G (to rounding): G's eigenvectors scaled by √λ, for the eigenvalues
-    above rounding (n·u·λ_max, 4-fold); those at or below it are dropped."""
-    symmetric = (gram + gram.T) / 2.0
-    eigenvalues, vectors = np.linalg.eigh(symmetric)
-    largest = float(np.max(np.abs(eigenvalues))) if eigenvalues.size else 0.0
-    keep = eigenvalues > 4.0 * gram.shape[0] * _U * largest
-    factor: FloatArray = np.ascontiguousarray(vectors[:, keep] * np.sqrt(eigenvalues[keep]))
-    return factor
 
 
 def _kernel_state(state: State) -> KernelState:
@@ -493,3 +488,25 @@ def _number(value: float) -> str:
 
 def _subscript(number: int) -> str:
     return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def pivoted_cholesky(kernel: Kernel, points: FloatArray, tolerance: float) -> FloatArray:
+    """L with L Lᵀ = G_b to within `tolerance` on the diagonal of the rest: Cholesky with the
+    largest remaining pivot first, stopped when every remaining pivot is below it. Columns
+    of G_b are made as needed (O(n·r) memory, O(n·r²) work for a factor of rank r)."""
+    n = points.shape[0]
+    residual = kernel.diagonal(points)
+    factor = np.zeros((n, n))
+    rank = 0
+    while rank < n:
+        i = int(np.argmax(residual))
+        pivot = float(residual[i])
+        if not pivot > tolerance:
+            break
+        column = kernel.gram(points, points[i : i + 1])[:, 0] - factor[:, :rank] @ factor[i, :rank]
+        column /= math.sqrt(pivot)
+        factor[:, rank] = column
+        residual -= column * column
+        residual[i] = 0.0
+        rank += 1
+    return np.ascontiguousarray(factor[:, :rank])
