@@ -241,7 +241,7 @@ def _ellipse(n, seed):
 def test_gamma_of_the_degree_2_kernel_is_that_of_its_explicit_map(name, bias):
     ds = _ellipse(40, 0) if name == "ellipse" else load_preset(name)
     sim = Simulation(ds, "kernel-perceptron", bias=bias)
-    report = sim.learner.margin_report(sim.feature_matrix, ds.labels)
+    report = sim.margin_report()
     explicit = margin_report_for(explicit_features(ds.points.tolist(), bias), ds.labels)
     assert report.separable == explicit.separable
     assert report.gamma == pytest.approx(explicit.gamma, rel=1e-9, abs=1e-12)
@@ -261,7 +261,7 @@ def test_gamma_is_zero_when_the_data_span_less_than_the_feature_space():
     6-dimensional feature space of (x·z + 1)² two points leave room: γ* = 0, not less."""
     ds = Dataset(np.array([[0.5, 0.5], [0.5, 0.5], [1.0, -1.0]]), np.array([1, -1, 1]))
     sim = Simulation(ds, "kernel-perceptron")
-    report = sim.learner.margin_report(sim.feature_matrix, ds.labels)
+    report = sim.margin_report()
     assert report.gamma == 0.0 and not report.separable and sim.mistake_bound() == math.inf
 
 
@@ -269,7 +269,7 @@ def test_gamma_is_zero_when_the_data_span_less_than_the_feature_space():
 def test_gamma_of_the_rbf_kernel_from_a_cholesky_factor_and_a_qp(name, sigma):
     ds = load_preset(name)
     sim = Simulation(ds, "kernel-perceptron", kernel="rbf", sigma=sigma)
-    report = sim.learner.margin_report(sim.feature_matrix, ds.labels)
+    report = sim.margin_report()
     points = ds.points.tolist()
     gram = np.array([[kernel_b(a, b, "rbf", sigma=sigma) for b in points] for a in points])
     factor = np.linalg.cholesky(gram)  # distinct points: the RBF Gram matrix is definite
@@ -279,6 +279,24 @@ def test_gamma_of_the_rbf_kernel_from_a_cholesky_factor_and_a_qp(name, sigma):
     assert result.success and report.gamma == pytest.approx(by_qp, rel=1e-5)
     assert report.radius == pytest.approx(math.sqrt(2.0))  # K_b(x, x) = 1 + 1
     assert sim.mistake_bound() == pytest.approx(2.0 / by_cholesky.gamma**2, rel=1e-6)
+
+
+def test_a_factor_too_costly_to_finish_keeps_the_lengths(monkeypatch):
+    """Past its work budget the factor stops and puts the rest of the diagonal in a last
+    column: every row keeps its length K_b(x, x); inner products stay within the rest."""
+    from simulator.engine.learners import kernel as kernel_module
+    from simulator.engine.learners.kernels import Kernel
+
+    points = np.random.default_rng(4).uniform(-2, 2, size=(60, 2))
+    rbf = Kernel("rbf", sigma=0.2)
+    full = kernel_module.pivoted_cholesky(rbf, points, 1e-14)
+    monkeypatch.setattr(kernel_module, "_FACTOR_WORK", 60 * 10 * 10)
+    short = kernel_module.pivoted_cholesky(rbf, points, 1e-14)
+    assert short.shape[1] == 12 < full.shape[1]
+    gram = rbf.gram(points, points)
+    np.testing.assert_allclose(np.einsum("ij,ij->i", short, short), np.diag(gram), rtol=1e-12)
+    np.testing.assert_allclose(full @ full.T, gram, atol=1e-12)
+    assert np.max(np.abs(short @ short.T - gram)) <= 2 * np.max(short[:, -1]) ** 2 + 1e-12
 
 
 # -- convergence and the bound --------------------------------------------------------------

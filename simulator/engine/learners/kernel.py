@@ -26,15 +26,14 @@ Novikoff's bound holds there: k ≤ R²/γ*², R² = maxᵢ K_b(xᵢ, xᵢ), γ*
 that space. γ* is found from a factor of the Gram matrix, G_b = L Lᵀ (Cholesky's, with
 the largest pivot first, stopped where the rest of the diagonal is below rounding: a rank
 of 6 for (x·z + 1)² in the plane, whatever n): the rows of L have the inner products of the
-φ_b(xᵢ), hence the same γ*, which `theory.margin_report_for` finds exactly for those rows.
+φ_b(xᵢ), hence the same γ*, R and R²/γ*²: they are the learner's `theory_rows`, so the run's
+`margin_report()` (and the panel) find them exactly for those rows, in the kernel's space.
 """
 
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -46,15 +45,14 @@ from simulator.engine.learners.base import Bound, Learner, Parameter, State, Ste
 from simulator.engine.learners.exact import ExactSum, Row, as_fraction, exact_float
 from simulator.engine.learners.kernels import KERNELS, Kernel, exact_inputs
 from simulator.engine.learners.perceptron import LEARNING_RATE
-from simulator.engine.theory import MarginReport, margin_report_for
 
 __all__ = ["COEF0", "DEGREE", "KERNEL", "SIGMA", "KernelPerceptron", "KernelState"]
 
 FloatArray = NDArray[np.float64]
 _U = 2.0**-53
 _BLOCK = 1 << 18  # entries of a Gram block computed at once (2 MB of floats)
-_GRAM_LIMIT = 1000  # γ* from the n × n Gram matrix up to this many points (about 1 s)
 _SHOWN_TERMS = 6  # the explanation writes at most this many terms of the sum
+_FACTOR_WORK = 4e9  # n·r² of a factor of the Gram matrix (a few seconds) before it stops
 
 KERNEL = Parameter(
     "kernel",
@@ -120,7 +118,6 @@ class KernelPerceptron(Learner):
     tie: ClassVar[str] = "mistake"
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE, KERNEL, DEGREE, COEF0, SIGMA)
     curved: ClassVar[bool] = True
-    shows_margin: ClassVar[bool] = False  # γ*, R of its own space are in `numbers`
     start_text: ClassVar[str] = "f = 0, no support vectors"
     score_formula: ClassVar[str] = "f(x) = Σ αᵢ yᵢ K_b(xᵢ, x)"
     update_formula: ClassVar[str] = "αᵢ ← αᵢ + η"
@@ -315,22 +312,10 @@ class KernelPerceptron(Learner):
 
     # -- theory ---------------------------------------------------------------------------
 
-    def margin_report(self, features: FloatArray, labels: NDArray[np.int8]) -> MarginReport:
-        """R, γ* and R²/γ*² in K_b's feature space for these feature vectors and labels
-        (see the module docstring); cached for the last few data sets."""
-        kernel = self.kernel_function
-        key = (kernel, features.shape, features.tobytes(), labels.tobytes())
-        with _REPORTS_LOCK:
-            report = _REPORTS.get(key)
-            if report is not None:
-                _REPORTS.move_to_end(key)
-                return report
-        report = _kernel_margin_report(kernel, self.inputs(features), labels)
-        with _REPORTS_LOCK:
-            _REPORTS[key] = report
-            while len(_REPORTS) > 8:
-                _REPORTS.popitem(last=False)
-        return report
+    def theory_rows(self, X: FloatArray, labels: NDArray[np.int8]) -> tuple[FloatArray, Any]:
+        """Rows with the inner products of the feature vectors of K_b (`kernel_rows`) and
+        the labels: their γ*, R and R²/γ*² are those of the kernel's feature space."""
+        return kernel_rows(self.kernel_function, self.inputs(X)), labels
 
     def bound(self, theory: Theory) -> Bound | None:
         why = (
@@ -340,21 +325,12 @@ class KernelPerceptron(Learner):
         formula = "R²/γ*² in K_b's feature space"
         if theory.empty:
             return Bound(math.nan, formula, "Novikoff's", why)
-        report = self.margin_report(theory.features, theory.labels)
-        return Bound(report.bound, formula, "Novikoff's", why)
+        return Bound(theory.margin_report().bound, formula, "Novikoff's", why)
 
     def numbers(self, state: State, theory: Theory, trials: int) -> tuple[tuple[str, str], ...]:
-        """The support vectors (αᵢ > 0), and γ*, R of K_b's feature space."""
-        kernel_state = _kernel_state(state)
-        own = (("support vectors", str(int(np.count_nonzero(kernel_state.counts)))),)
-        if theory.empty:
-            return own
-        report = self.margin_report(theory.features, theory.labels)
-        return (
-            *own,
-            ("γ* (kernel space)", _number(report.gamma)),
-            ("R (kernel space)", _number(report.radius)),
-        )
+        """The support vectors: the points with αᵢ > 0."""
+        count = int(np.count_nonzero(_kernel_state(state).counts))
+        return (("support vectors", str(count)),)
 
     # -- words and drawings ----------------------------------------------------------------
 
@@ -410,38 +386,20 @@ class KernelPerceptron(Learner):
         return f"f(x) = {head}{more} = {values_text}{more} = {number(total)}"
 
 
-_REPORTS: OrderedDict[tuple[Any, ...], MarginReport] = OrderedDict()
-_REPORTS_LOCK = threading.Lock()  # frames may be built off the window's thread
-
-
-def _kernel_margin_report(
-    kernel: Kernel, points: FloatArray, labels: NDArray[np.int8]
-) -> MarginReport:
-    """γ*, R and R²/γ*² in K_b's feature space, through a factor of the Gram matrix of the
-    distinct points (equal points get equal rows). The factor holds inner products to
-    about 4n·u·R²: a γ*² below twice that is 0 to rounding, and counts as none."""
-    n = points.shape[0]
-    if n == 0:
-        return MarginReport(gamma=math.nan, radius=math.nan, bound=math.nan, separator=None)
-    radius_squared = float(np.max(kernel.diagonal(points)))
-    radius = math.sqrt(radius_squared)
-    if n > _GRAM_LIMIT:
-        reason = f"the Gram matrix of more than {_GRAM_LIMIT} points is not factored"
-        return MarginReport(math.nan, radius, math.nan, None, reason=reason)
+def kernel_rows(kernel: Kernel, points: FloatArray) -> FloatArray:
+    """Rows L with L Lᵀ = G_b, the Gram matrix of K_b on the points, to rounding: a factor
+    of the Gram matrix of the distinct points (`pivoted_cholesky`; equal points get equal
+    rows), and a column of zeros when the points span less than the feature space (so
+    that data it does not separate get γ* = 0, as a u orthogonal to them scores 0)."""
+    if not points.shape[0]:
+        return np.zeros((0, 1))
     distinct, row = np.unique(points + 0.0, axis=0, return_inverse=True)
-    scale = 4.0 * distinct.shape[0] * _U * radius_squared
-    factor = pivoted_cholesky(kernel, distinct, scale)[row.ravel()]
-    report = margin_report_for(factor, labels.astype(np.int8))
-    resolution = 2.0 * scale
-    if report.separable and report.gamma * report.gamma <= resolution:
-        report = replace(report, gamma=0.0, separator=None)
-    if not report.separable or not report.gamma > 0:
-        if factor.shape[1] < kernel.dimension(points.shape[1]):
-            # The points span less than the feature space: a u orthogonal to them scores
-            # every point 0, so the best margin is 0, not below.
-            report = replace(report, gamma=0.0, reason="")
-        return replace(report, radius=radius, bound=math.inf)
-    return replace(report, radius=radius, bound=radius_squared / (report.gamma * report.gamma))
+    largest = float(np.max(kernel.diagonal(distinct)))
+    factor = pivoted_cholesky(kernel, distinct, 4.0 * distinct.shape[0] * _U * largest)
+    if factor.shape[1] < kernel.dimension(points.shape[1]):
+        factor = np.column_stack((factor, np.zeros(factor.shape[0])))
+    rows: FloatArray = np.ascontiguousarray(factor[row.ravel()])
+    return rows
 
 
 def _kernel_state(state: State) -> KernelState:
@@ -493,16 +451,26 @@ def _subscript(number: int) -> str:
 def pivoted_cholesky(kernel: Kernel, points: FloatArray, tolerance: float) -> FloatArray:
     """L with L Lᵀ = G_b to within `tolerance` on the diagonal of the rest: Cholesky with the
     largest remaining pivot first, stopped when every remaining pivot is below it. Columns
-    of G_b are made as needed (O(n·r) memory, O(n·r²) work for a factor of rank r)."""
+    of G_b are made as needed (O(n·r) memory, O(n·r²) work for a factor of rank r).
+
+    Past `_FACTOR_WORK` (n·r² of about 4·10⁹: thousands of points and a kernel narrow for
+    them) it stops early and adds a last column, the square roots of the remaining
+    diagonal: the rows then have the kernel's lengths exactly and its inner products to
+    within that remainder (Nyström's approximation), so γ* is approximate there."""
     n = points.shape[0]
     residual = kernel.diagonal(points)
-    factor = np.zeros((n, n))
+    factor = np.zeros((n, min(n, 64)))
     rank = 0
     while rank < n:
         i = int(np.argmax(residual))
         pivot = float(residual[i])
         if not pivot > tolerance:
             break
+        if rank == factor.shape[1]:
+            factor = np.column_stack((factor, np.zeros((n, min(n, 2 * rank) - rank))))
+        if n * rank * rank > _FACTOR_WORK:
+            factor[:, rank] = np.sqrt(np.maximum(residual, 0.0))
+            return np.ascontiguousarray(factor[:, : rank + 1])
         column = kernel.gram(points, points[i : i + 1])[:, 0] - factor[:, :rank] @ factor[i, :rank]
         column /= math.sqrt(pivot)
         factor[:, rank] = column
