@@ -245,15 +245,17 @@ class Simulation:
         self._adaline_report: AdalineReport | None = None
 
     def _reuse_reports(self, previous: Simulation) -> None:
-        """Take `previous`'s reports of the data if it had the same feature vectors."""
+        """Take `previous`'s reports of the data if it had the same feature vectors (its γ*,
+        R and R²/γ*² if its learner's are of the same space)."""
         same = previous._X.shape == self._X.shape and (
             previous._dataset is self._dataset
             or np.array_equal(previous._dataset.labels, self._dataset.labels)
         )
         if not (same and np.array_equal(previous._X, self._X)):
             return
-        self._margin_report = previous._margin_report
-        self._previous_report = previous._previous_report
+        if previous._learner.theory_key() == self._learner.theory_key():
+            self._margin_report = previous._margin_report
+            self._previous_report = previous._previous_report
         self._adaline_report = previous._adaline_report
 
     # -- public state --------------------------------------------------------------------------

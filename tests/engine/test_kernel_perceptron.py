@@ -299,6 +299,26 @@ def test_a_factor_too_costly_to_finish_keeps_the_lengths(monkeypatch):
     assert np.max(np.abs(short @ short.T - gram)) <= 2 * np.max(short[:, -1]) ** 2 + 1e-12
 
 
+def test_a_run_after_another_on_the_same_data_has_its_own_space():
+    """The window makes a run from the one before (from_settings with `previous`): γ*
+    carries over only within the same space, never from the plain features to a kernel's
+    or from one kernel to another."""
+    ds = load_preset("xor")
+    plain = Simulation(ds)
+    assert not plain.margin_report().separable
+    poly = Simulation.from_settings(ds, Settings("kernel-perceptron"), previous=plain)
+    rbf = Simulation.from_settings(ds, Settings("kernel-perceptron", kernel="rbf"), previous=poly)
+    again = Simulation.from_settings(
+        ds, Settings("kernel-perceptron", learning_rate=2), previous=rbf
+    )
+    fresh = [Simulation.from_settings(ds, s.settings) for s in (poly, rbf, again)]
+    for sim, alone in zip((poly, rbf, again), fresh, strict=True):
+        assert sim.margin_report() == alone.margin_report() and sim.margin_report().separable
+    assert poly.margin_report() != rbf.margin_report()
+    back = Simulation.from_settings(ds, Settings(), previous=rbf)
+    assert back.margin_report() == plain.margin_report()
+
+
 # -- convergence and the bound --------------------------------------------------------------
 
 

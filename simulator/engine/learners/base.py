@@ -415,6 +415,12 @@ class Learner:
         """The vectors and ±1 labels whose γ*, R and R²/γ*² bound it (its training rows)."""
         return X, labels
 
+    def theory_key(self) -> Any:
+        """What its `theory_rows` depend on besides the data (a run's γ*, R and R²/γ*² carry
+        over to a run of the same data in the same space): by default, which method makes
+        them; a learner whose rows depend on its parameters adds those."""
+        return type(self).theory_rows
+
     @classmethod
     def parameter(cls, name: str) -> Parameter | None:
         return next((p for p in cls.parameters if p.name == name), None)

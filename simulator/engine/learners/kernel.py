@@ -118,6 +118,7 @@ class KernelPerceptron(Learner):
     tie: ClassVar[str] = "mistake"
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE, KERNEL, DEGREE, COEF0, SIGMA)
     curved: ClassVar[bool] = True
+    theory_space: ClassVar[str] = "K_b's feature space"  # its `theory_rows`
     start_text: ClassVar[str] = "f = 0, no support vectors"
     score_formula: ClassVar[str] = "f(x) = Σ αᵢ yᵢ K_b(xᵢ, x)"
     update_formula: ClassVar[str] = "αᵢ ← αᵢ + η"
@@ -316,6 +317,9 @@ class KernelPerceptron(Learner):
         """Rows with the inner products of the feature vectors of K_b (`kernel_rows`) and
         the labels: their γ*, R and R²/γ*² are those of the kernel's feature space."""
         return kernel_rows(self.kernel_function, self.inputs(X)), labels
+
+    def theory_key(self) -> Any:
+        return (type(self).theory_rows, self.kernel_function)
 
     def bound(self, theory: Theory) -> Bound | None:
         why = (
