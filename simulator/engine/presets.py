@@ -5,6 +5,9 @@
 - ``separable``: random points in [-1, 1]² split by a random line, none closer to it than
   ``margin`` (measured in the input plane), seeded.
 - ``noisy``: two overlapping Gaussian clouds, seeded, guaranteed not linearly separable.
+- ``ring``: one class inside a circle, the other around it (for the RBF kernel perceptron).
+- ``moons``: two interleaved half-moons (for the voted perceptron).
+  Both are seeded and written with 2 decimals, so the data as written are exact.
 - ``disjunction``: the CMU 15-859(B) setting for Winnow: 400 boolean examples over 64
   variables labelled by a hidden OR of 3 of them (Winnow: at most 2 + 3·3·(1 + 6) = 65
   mistakes). High-dimensional: the window shows it in its high-dimensional view.
@@ -123,6 +126,41 @@ def noisy(n: int = 40, seed: int = 0) -> Dataset:
             return Dataset(points, labels)
 
 
+def ring(inner: int = 14, outer: int = 22, seed: int = 0) -> Dataset:
+    """One class (+1) inside a circle of radius about 0.5, the other (−1) around it at
+    about 1.2: no line separates them, the RBF kernel does. Seeded, written with 2
+    decimals (so the data as written are exactly the points)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(4,)))
+
+    def circle(count: int, radius: float, spread: float) -> np.ndarray:
+        angle = 2 * np.pi * (np.arange(count) + rng.uniform(-0.3, 0.3, count)) / count
+        r = radius + rng.uniform(-spread, spread, count)
+        return np.column_stack((r * np.cos(angle), r * np.sin(angle)))
+
+    points = np.round(np.vstack((circle(inner, 0.45, 0.15), circle(outer, 1.25, 0.15))), 2)
+    labels = np.concatenate((np.ones(inner, dtype=int), -np.ones(outer, dtype=int)))
+    return Dataset(points, labels)
+
+
+def moons(n: int = 40, noise: float = 0.08, seed: int = 0) -> Dataset:
+    """Two interleaved half-moons: the upper (+1) on the unit circle's top half, the lower
+    (−1) that arc turned over and moved by (1, 0.5); n points in all, jittered by
+    `noise`, seeded, written with 2 decimals. Not linearly separable."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(5,)))
+    upper, lower = (n + 1) // 2, n // 2
+    t_upper = np.linspace(0.0, np.pi, upper)
+    t_lower = np.linspace(0.0, np.pi, lower)
+    points = np.vstack(
+        (
+            np.column_stack((np.cos(t_upper), np.sin(t_upper))),
+            np.column_stack((1.0 - np.cos(t_lower), 0.5 - np.sin(t_lower))),
+        )
+    )
+    points = np.round(points + rng.normal(0.0, noise, points.shape), 2)
+    labels = np.concatenate((np.ones(upper, dtype=int), -np.ones(lower, dtype=int)))
+    return Dataset(points, labels)
+
+
 def disjunction() -> Dataset:
     """CMU 15-859(B): 400 examples over x1…x64, labelled by a hidden OR of 3 of them."""
     return disjunction_stream(64, 3, 400, seed=0)
@@ -136,6 +174,7 @@ def unl_disjunction() -> Dataset:
 _PERCEPTRON = Settings()
 _WINNOW = Settings("winnow", bias=False)  # θ = n, as in the notes
 _MULTICLASS = Settings("multiclass-perceptron")
+_RING = Settings("kernel-perceptron", kernel="rbf")  # σ = 1 for radii 0.45 and 1.25
 
 _PRESETS: tuple[tuple[str, str, Callable[[], Dataset], Settings], ...] = (
     # name (the command line's), title (the window's menu), factory, the settings it brings
@@ -146,6 +185,8 @@ _PRESETS: tuple[tuple[str, str, Callable[[], Dataset], Settings], ...] = (
     ("iris", "Iris: setosa vs the rest", iris, _PERCEPTRON),
     ("separable", "Random separable", separable, _PERCEPTRON),
     ("noisy", "Random noisy (not separable)", noisy, _PERCEPTRON),
+    ("ring", "Ring: a class inside a circle (RBF kernel)", ring, _RING),
+    ("moons", "Two moons (voted perceptron)", moons, Settings("voted-perceptron")),
     ("disjunction", "Winnow: an OR of 3 of 64 variables (15-859)", disjunction, _WINNOW),
     ("unl-disjunction", "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)", unl_disjunction, _WINNOW),
     ("iris3", "Iris: three species (petals)", iris3, _MULTICLASS),

@@ -502,6 +502,7 @@ class Runner(Judge):
             or live.trials < rest
             or live.diverged_at is not None
             or (live.trials - segment.start) % n
+            or (segment.rest_updates and not live.state.periodic)
         ):
             return 0
         length = segment.rest_period * n

@@ -151,6 +151,7 @@ class Simulation:
         self._classes = len(dataset.classes)
         self._learner: Learner = make_learner(
             algorithm, self._n_features, features=X, classes=self._classes,
+            bias=self._features.bias,
             **dict(settings.parameters),
         )  # fmt: skip
         self._check_parameters(settings)
@@ -245,15 +246,17 @@ class Simulation:
         self._adaline_report: AdalineReport | None = None
 
     def _reuse_reports(self, previous: Simulation) -> None:
-        """Take `previous`'s reports of the data if it had the same feature vectors."""
+        """Take `previous`'s reports of the data if it had the same feature vectors (its γ*,
+        R and R²/γ*² if its learner's are of the same space)."""
         same = previous._X.shape == self._X.shape and (
             previous._dataset is self._dataset
             or np.array_equal(previous._dataset.labels, self._dataset.labels)
         )
         if not (same and np.array_equal(previous._X, self._X)):
             return
-        self._margin_report = previous._margin_report
-        self._previous_report = previous._previous_report
+        if previous._learner.theory_key() == self._learner.theory_key():
+            self._margin_report = previous._margin_report
+            self._previous_report = previous._previous_report
         self._adaline_report = previous._adaline_report
 
     # -- public state --------------------------------------------------------------------------
@@ -426,7 +429,7 @@ class Simulation:
     @property
     def dual(self) -> FloatArray | None:
         """α (n,), the kernel perceptron's dual coefficients of the current points."""
-        return self._learner.dual(self._live.state)
+        return self._learner.dual(self._live.state, self._X, self._dataset.labels)
 
     # -- history -----------------------------------------------------------------------------
 
@@ -671,7 +674,8 @@ class Simulation:
         if self._live.trials == 0:  # nothing ran yet: defaults derived from data follow them
             self._learner = make_learner(
                 self.settings.algorithm, self._n_features, features=self._X,
-                classes=self._classes, **dict(self.settings.parameters),
+                classes=self._classes, bias=self._features.bias,
+                **dict(self.settings.parameters),
             )  # fmt: skip
             self._runner.learner = self._learner
             self._live.terms = None

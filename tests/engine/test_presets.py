@@ -50,6 +50,8 @@ def test_unknown_preset():
         "iris",
         "separable",
         "noisy",
+        "ring",
+        "moons",
         "disjunction",
         "unl-disjunction",
         "cmu",

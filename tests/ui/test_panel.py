@@ -258,6 +258,11 @@ def _allowed(parameter):
         allow_nan=False,
         allow_infinity=False,
     )
+    if parameter.integer:  # a whole number (a polynomial kernel's degree)
+        low = math.ceil(parameter.minimum) + (
+            parameter.exclusive_minimum and parameter.minimum % 1 == 0
+        )
+        numbers = st.integers(min_value=low, max_value=math.floor(parameter.maximum))
     return st.none() | numbers if getattr(Settings(), parameter.name) is None else numbers
 
 

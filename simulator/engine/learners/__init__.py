@@ -40,11 +40,13 @@ from simulator.engine.learners.base import (
     Updates,
 )
 from simulator.engine.learners.eg import EG
+from simulator.engine.learners.kernel import KernelPerceptron
 from simulator.engine.learners.linear import LinearLearner
 from simulator.engine.learners.margin import MarginPerceptron
 from simulator.engine.learners.multiclass import Kessler, MulticlassPerceptron, kessler_points
 from simulator.engine.learners.perceptron import LEARNING_RATE, Perceptron
 from simulator.engine.learners.pocket import Pocket
+from simulator.engine.learners.voted import VotedPerceptron
 from simulator.engine.learners.winnow import PROMOTION, BalancedWinnow, Winnow
 
 __all__ = [
@@ -61,6 +63,7 @@ __all__ = [
     "BalancedWinnow",
     "Bound",
     "EpochSteps",
+    "KernelPerceptron",
     "Kessler",
     "Learner",
     "LinearLearner",
@@ -75,6 +78,7 @@ __all__ = [
     "Step",
     "Theory",
     "Updates",
+    "VotedPerceptron",
     "Winnow",
     "all_parameters",
     "kessler_points",
@@ -107,6 +111,8 @@ register(Pocket)
 register(AveragedPerceptron)
 register(MarginPerceptron)
 register(EG)
+register(VotedPerceptron)
+register(KernelPerceptron)
 register(MulticlassPerceptron)
 register(Kessler)
 
@@ -121,7 +127,8 @@ def make_learner(
 ) -> Any:
     """The learner `name` with its parameters (others are ignored); defaults that depend on
     the data (Adaline's η, Winnow's θ) are derived from `features`, a multiclass learner's
-    shape from `classes`."""
+    shape from `classes`. The run also says `bias=`, whether its feature vectors begin
+    with the constant 1 (a kernel acts on the rest)."""
     if name not in LEARNERS:
         raise ValueError(f"unknown algorithm {name!r:.40}; choose one of {', '.join(LEARNERS)}")
     return LEARNERS[name].build(n_features, features=features, classes=classes, **values)

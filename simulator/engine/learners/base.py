@@ -433,6 +433,12 @@ class Learner:
         """The vectors and ±1 labels whose γ*, R and R²/γ*² bound it (its training rows)."""
         return X, labels
 
+    def theory_key(self) -> Any:
+        """What its `theory_rows` depend on besides the data (a run's γ*, R and R²/γ*² carry
+        over to a run of the same data in the same space): by default, which method makes
+        them; a learner whose rows depend on its parameters adds those."""
+        return type(self).theory_rows
+
     @classmethod
     def parameter(cls, name: str) -> Parameter | None:
         return next((p for p in cls.parameters if p.name == name), None)
@@ -640,8 +646,11 @@ class Learner:
         w = self.weights(state)
         return w.reshape(1, -1), np.ones(1, dtype=np.int64)
 
-    def dual(self, state: State) -> FloatArray | None:
-        """α (n,): the kernel perceptron's dual coefficients (None for the others)."""
+    def dual(
+        self, state: State, X: FloatArray | None = None, y: NDArray[Any] | None = None
+    ) -> FloatArray | None:
+        """α (n,): the kernel perceptron's dual coefficients over the rows X with labels y
+        (the current points; None for the other learners)."""
         return None
 
     def numbers(self, state: State, theory: Theory, trials: int) -> tuple[tuple[str, str], ...]:

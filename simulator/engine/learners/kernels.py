@@ -1,0 +1,196 @@
+"""The kernels of the kernel perceptron (CMU 10-601 lecture 10; UIUC CS446), on input points:
+the feature vectors without their bias entry.
+
+- ``"polynomial"``: K(x, z) = (x·z + c)^d, c = `coef0` ≥ 0, d = `degree` a whole number: the
+  inner product of the monomials of degree ≤ d, each scaled by the square root of its
+  multinomial coefficient times a power of c (for d = 2, c = 1 in the plane:
+  φ(x) = (1, √2 x₁, √2 x₂, x₁², √2 x₁x₂, x₂²)).
+- ``"rbf"``: K(x, z) = exp(−|x − z|²/(2σ²)), the Gaussian kernel, whose feature space has
+  infinitely many dimensions.
+
+With bias, K_b = K + 1: the kernel's feature vector with a constant 1 appended.
+
+Each value comes with a bound on its rounding error, so that a dual sum Σ cᵢ K_b(xᵢ, x)
+farther from 0 than its bound has the exact sign (`Kernel.gram_with_errors`). The
+polynomial kernel of whole degree is rational on the data as written, so a sum that
+bound cannot decide is computed exactly (`Kernel.exact_value`); exp is not rational, so
+the RBF kernel's such sums stay undecided.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+
+from simulator.engine.learners.exact import written
+
+__all__ = ["KERNELS", "Kernel", "exact_inputs"]
+
+FloatArray = NDArray[np.float64]
+
+KERNELS = ("polynomial", "rbf")
+_U = 2.0**-53
+_TINY = 2.0**-1074  # an underflowing operation is off by at most half of this, absolutely
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@dataclass(frozen=True, slots=True)
+class Kernel:
+    """One kernel with its parameters, and whether K_b = K + 1 (`bias`)."""
+
+    kind: str = "polynomial"
+    degree: int = 2
+    coef0: float = 1.0
+    sigma: float = 1.0
+    bias: bool = True
+
+    @property
+    def rational(self) -> bool:
+        """Whether its values are rational on rational inputs (so sums can be exact)."""
+        return self.kind == "polynomial"
+
+    def dimension(self, inputs: int) -> float:
+        """The dimension of K_b's feature space for points of `inputs` coordinates: the
+        monomials of degree ≤ d (c > 0; the bias shares the constant's direction), or of
+        degree d alone and the bias (c = 0); RBF's is infinite."""
+        if self.kind == "rbf":
+            return math.inf
+        if self.coef0:
+            return math.comb(inputs + self.degree, self.degree)
+        return math.comb(inputs + self.degree - 1, self.degree) + (1 if self.bias else 0)
+
+    def formula(self) -> str:
+        """K(x, z) as the notes write it, e.g. "(x·z + 1)²"."""
+        if self.kind == "rbf":
+            return f"exp(−|x − z|²/(2·{self.sigma:g}²))"
+        inner = f"x·z + {self.coef0:g}" if self.coef0 else "x·z"
+        power = str(self.degree).translate(_SUPERSCRIPT) if self.degree > 1 else ""
+        return f"({inner}){power}" if power else inner
+
+    # -- values in floats ------------------------------------------------------------------
+
+    def gram(self, A: FloatArray, B: FloatArray, *, bias: bool | None = None) -> FloatArray:
+        """K_b(aᵢ, bⱼ) for every row aᵢ of A and bⱼ of B: (len A, len B) (`bias` False:
+        K alone, so that a weighted sum can add Σ weights once instead)."""
+        if self.kind == "rbf":
+            G = self._rbf(A, B)
+        else:
+            G = A @ B.T
+            G += self.coef0
+            G = _power(G, self.degree)
+        if self.bias if bias is None else bias:
+            G += 1.0
+        return G
+
+    def _rbf_argument(self, A: FloatArray, B: FloatArray) -> FloatArray:
+        """−|a − b|²/(2σ²), with |a − b|² = |a|² + |b|² − 2a·b (at least 0)."""
+        G = A @ B.T
+        G *= -2.0
+        G += np.einsum("ij,ij->i", A, A)[:, None]
+        G += np.einsum("ij,ij->i", B, B)[None, :]
+        np.maximum(G, 0.0, out=G)
+        G *= -1.0 / (2.0 * self.sigma * self.sigma)
+        return G
+
+    def _rbf(self, A: FloatArray, B: FloatArray) -> FloatArray:
+        """exp(−|a − b|²/(2σ²))."""
+        G = self._rbf_argument(A, B)
+        np.exp(G, out=G)
+        return G
+
+    def diagonal(self, A: FloatArray) -> FloatArray:
+        """K_b(aᵢ, aᵢ) for every row (R² is the largest)."""
+        if self.kind == "rbf":
+            values = np.ones(A.shape[0])
+        else:
+            values = _power(np.einsum("ij,ij->i", A, A) + self.coef0, self.degree)
+        return values + 1.0 if self.bias else values
+
+    def gram_with_errors(self, A: FloatArray, B: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(G, E): G as `gram` computes it, and |G − K_b| <= E entrywise, where K_b is the
+        exact kernel of the inputs as written (each stored float within u of its decimal)
+        and of the parameters as written.
+
+        Polynomial, p input coordinates: t = a·b + c is within (p + 5)u·s of its exact
+        value, s = Σ|aₖbₖ| + |c| (the dot product's γ_p, the final + c, the inputs' and
+        c's own rounding); t^d moves by at most d·(p + 5)u·s^d (1 + (p + 5)u)^(d−1), and
+        the d − 1 products round by γ_{d−1}|t̂|^d, so |K̂ − K| <= (d(p + 6) + 2)·u·s^d,
+        inflated by 1 %. RBF: |a − b|² is within (p + 5)u(|a| + |b|)² of its exact value
+        and 1/(2σ²) within 6u of its own, so the argument −|a − b|²/(2σ²) is within
+        ζ = (p + 12)u(|a| + |b|)²/(2σ²), and K within K̂·(expm1(1.01ζ) + 3u) (exp errs by
+        under 2u). The bias adds u(|K̂| + 1). Underflow adds a few halves of 2⁻¹⁰⁷⁴.
+        """
+        p = A.shape[1]
+        if self.kind == "rbf":
+            K, E = self._rbf_with_errors(A, B)
+        else:
+            K = A @ B.T
+            K += self.coef0
+            K = _power(K, self.degree)
+            s = np.abs(A) @ np.abs(B).T
+            s += abs(self.coef0)
+            d = self.degree
+            E = _power(s, d) * ((d * (p + 6) + 2) * _U * 1.01)
+        if self.bias:
+            E += (np.abs(K) + 1.0) * _U
+            K += 1.0
+        E += (p + self.degree + 8) * _TINY
+        return K, E
+
+    def _rbf_with_errors(self, A: FloatArray, B: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(K̂, E) of the RBF kernel: the exact K lies between exp(ẑ ∓ ζ') for the computed
+        argument ẑ, ζ' = 1.01ζ + 4u|ẑ| (the sum ẑ ± ζ' rounds too), each exp within 2u."""
+        argument = self._rbf_argument(A, B)
+        K = np.exp(argument)
+        size = (
+            np.sqrt(np.einsum("ij,ij->i", A, A))[:, None]
+            + np.sqrt(np.einsum("ij,ij->i", B, B))[None, :]
+        )
+        zeta = (A.shape[1] + 12) * _U / (2.0 * self.sigma * self.sigma) * (size * size)
+        zeta = 1.01 * zeta + 4.0 * _U * np.abs(argument) + _TINY
+        with np.errstate(over="ignore"):
+            above = np.exp(argument + zeta) * (1.0 + 2.0 * _U) - K
+        below = K - np.exp(argument - zeta) * (1.0 - 2.0 * _U)
+        E = np.maximum(above, below) * (1.0 + 4.0 * _U)
+        return K, E
+
+    # -- exact values ---------------------------------------------------------------------
+
+    def exact_value(self, a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
+        """K_b(a, b) exactly, for inputs as written (the polynomial kernel only)."""
+        if not self.rational:
+            raise ValueError("the RBF kernel has no exact rational value")
+        t = sum((x * z for x, z in zip(a, b, strict=True)), written(self.coef0))
+        value = t**self.degree
+        return value + 1 if self.bias else value
+
+
+def _power(values: FloatArray, degree: int) -> FloatArray:
+    """values**degree for a whole degree ≥ 1, by repeated squaring (in place where it can):
+    d − 1 roundings at most per entry (γ_{d−1} relative), vectorised products, no pow()."""
+    if degree == 1:
+        return values
+    if degree == 2:
+        values *= values
+        return values
+    result: FloatArray | None = None
+    base = values
+    d = degree
+    while d:
+        if d & 1:
+            result = base.copy() if result is None else result * base
+        d >>= 1
+        if d:
+            base = base * base
+    assert result is not None
+    return result
+
+
+def exact_inputs(row: FloatArray) -> list[Fraction]:
+    """A row of input coordinates as the decimals they are written as."""
+    return [written(v) if v else Fraction(0) for v in row.tolist()]
