@@ -73,6 +73,9 @@ class Frame:
     mistake_trials: NDArray[np.int64] | None = None
     # The learner's own numbers for the panel, (label, value) each (`Learner.numbers`).
     learner_numbers: tuple[tuple[str, str], ...] = ()
+    # α of each point for a learner in dual form (the kernel perceptron), else None: the
+    # plot rings each point by its α.
+    dual: NDArray[np.float64] | None = None
 
     @property
     def rule(self) -> Learner:
@@ -165,7 +168,7 @@ def _theory_drawables(sim: Simulation, report: MarginReport) -> list[Drawable]:
     """The optimal separator u* and its margin band, and Adaline's w_LS line."""
     features = sim.features
     drawn: list[Drawable] = []
-    if report.separator is not None:
+    if report.separator is not None and sim.learner.theory_in_plane:
         u = np.array(report.separator)
         for role, level in (("separator", 0.0), ("margin-low", -report.gamma),
                             ("margin-high", report.gamma)):  # fmt: skip
@@ -213,7 +216,9 @@ def build_frame(sim: Simulation) -> Frame:
             drawables += learner.drawables(before, sim.features, role="previous")[:1]
     drawables += _theory_drawables(sim, report)
     radius_curve = (
-        sim.features.input_radius_curve(report.radius) if math.isfinite(report.radius) else None
+        sim.features.input_radius_curve(report.radius)
+        if math.isfinite(report.radius) and learner.theory_in_plane
+        else None
     )
     return Frame(
         dataset=sim.dataset,
@@ -231,6 +236,7 @@ def build_frame(sim: Simulation) -> Frame:
         relevant=disjunction_variables(sim.dataset) if sim.dataset.dimension != 2 else None,
         mistake_trials=sim.mistake_trials()[: snapshot.mistakes],
         learner_numbers=sim.learner_numbers(),
+        dual=sim.dual,
     )
 
 

@@ -59,6 +59,7 @@ class LegendLayout:
             self._show_shading,
             self._drawn_roles(),
             self._detail,
+            self._frame is not None and self._frame.dual is not None,
         )
         if key == self._legend_key:
             return
@@ -111,6 +112,15 @@ class LegendLayout:
                 ),
             ),
         ]
+        if self._frame is not None and self._frame.dual is not None:
+            entries.append(
+                LegendEntry(
+                    "αᵢ (ring size)",
+                    glyphs=(
+                        render_glyph(style.disc(), 0.95 * size, style.pen(style.HALO, 2 * k), None),
+                    ),
+                )
+            )
         if self._show_radius:
             entries.append(
                 LegendEntry("radius R", pen=style.pen(style.RADIUS, 1.5 * k, style.RADIUS_DASH))

@@ -55,6 +55,7 @@ __all__ = ["SNAP_STEPS", "PlotView"]
 
 FULL_DETAIL_POINTS = 2000  # up to this many points, full-size glyphs and rings
 SNAP_STEPS = (0.5, 0.25, 0.1)
+HALO_LEVELS = 4  # ring sizes for a point's α (dual form)
 
 
 def nice_step(span: float, target: int = 10) -> float:
@@ -183,6 +184,7 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         # One line and one curve (a level set, drawn as segments) per role of a drawable.
         self._lines = {role: pg.InfiniteLine(angle=0) for role in style.ROLES}
         self._more_lines: dict[str, list[pg.InfiniteLine]] = {}
+        self._halo_key: object = None
         self._curves = {role: pg.PlotCurveItem(connect="pairs") for role in style.ROLES}
         self._regions = pg.ImageItem()
         self._band = [self._lines["margin-low"], self._lines["margin-high"]]
@@ -196,6 +198,8 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         # Glyphs, sizes and pens of the point layers: set by _set_detail and _apply_style.
         self._classes = ClassLayers(point_size)
         self._mistakes = GlyphLayer(style.disc(), point_size)
+        # α of a learner in dual form, as a halo around each point: HALO_LEVELS sizes.
+        self._halos = tuple(GlyphLayer(style.disc(), point_size) for _ in range(HALO_LEVELS))
         self._numbers = NumberLayer(style.NUMBER)
         self._current = GlyphLayer(style.disc(), point_size)
         self._selection = GlyphLayer(style.square(), point_size)
@@ -212,7 +216,7 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
                 (self._grid,),
                 (self._shade_positive, self._shade_negative, self._regions),
                 self._classes.layers,
-                (self._numbers, self._mistakes),
+                (*self._halos, self._numbers, self._mistakes),
                 (self._radius, *layer[0]),
                 (*layer[1], self._previous_arrow),
                 tuple(layer[2]),
@@ -339,6 +343,9 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
             )
         else:
             self._mistakes.set_style(size=1.6 * size, pen=self._ring_pen, brush=None)
+        halo = style.pen(style.HALO, 2.0 * self.line_scale)
+        for level, layer in enumerate(self._halos, start=1):
+            layer.set_style(size=size * (1.2 + 0.45 * level), pen=halo, brush=style.HALO_FILL)
 
     def set_presentation(self, on: bool) -> None:
         """Type and lines for a lecture hall (see `style.PRESENTATION_*`)."""
@@ -417,6 +424,7 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._place_arrow()
         self._place_class_arrows()
         self._place_shading()
+        self._place_halos(frame.dual)
         if self._show_legend:
             self._update_legend()
 
@@ -512,6 +520,27 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         line.setPos(QPointF(float(point[0]), float(point[1])))
         line.setAngle(angle)
         line.show()
+
+    def _place_halos(self, alpha: np.ndarray | None) -> None:
+        """Ring each point with α > 0 (a learner in dual form): the larger α, the larger the
+        ring, in HALO_LEVELS steps of α / max α."""
+        ds = self._shown_dataset
+        key = None if alpha is None or ds is None else (ds, alpha.tobytes())
+        if key == self._halo_key:
+            return
+        self._halo_key = key
+        levels = np.zeros(0, dtype=np.int64)
+        if key is not None and alpha is not None and ds is not None and len(alpha) == len(ds):
+            top = float(np.max(alpha)) if len(alpha) else 0.0
+            if top > 0:
+                levels = np.ceil(alpha / top * HALO_LEVELS).astype(np.int64)
+        for level, layer in enumerate(self._halos, start=1):
+            chosen = ds.points[levels == level] if ds is not None and levels.size else None
+            layer.set_points(np.empty((0, 2)) if chosen is None else chosen)
+
+    def halo_points(self) -> dict[int, np.ndarray]:
+        """The ringed points by ring size (1 … HALO_LEVELS, larger α larger)."""
+        return {k: layer.shown_points() for k, layer in enumerate(self._halos, start=1)}
 
     def _place_more_lines(self, role: str, lines: tuple[InputLine, ...]) -> None:
         """A role's second and later lines (the margin perceptron's band w·x = ±τ), each

@@ -503,3 +503,32 @@ def test_the_margin_perceptron_draws_both_lines_of_its_band(qtbot):
     w = np.array(sim.weights)
     for point, _direction in drawn:  # w·x = ±τ along each drawn line
         assert abs(abs(w[0] + w[1:] @ point) - 1.0) < 1e-6
+
+
+def test_a_kernel_run_rings_each_point_by_its_alpha_and_draws_no_plane_theory(qtbot):
+    from simulator.engine import Simulation, load_preset
+    from simulator.engine.presets import PRESET_SETTINGS
+    from simulator.presentation.frame import build_frame
+    from simulator.ui.plot_view import HALO_LEVELS, PlotView
+
+    view = PlotView()
+    qtbot.addWidget(view)
+    view.resize(500, 400)
+    view.set_show_separator(True)
+    view.set_show_radius(True)
+    view.set_show_legend(True)
+    sim = Simulation.from_settings(load_preset("ring"), PRESET_SETTINGS["ring"])
+    sim.run(60)
+    frame = build_frame(sim)
+    view.show_frame(frame)
+    alpha = sim.dual
+    assert alpha is not None and np.count_nonzero(alpha) >= 2
+    rings = view.halo_points()
+    ringed = np.concatenate([rings[k] for k in range(1, HALO_LEVELS + 1)])
+    assert len(ringed) == np.count_nonzero(alpha)
+    top = sim.dataset.points[np.argmax(alpha)]
+    assert any(np.allclose(p, top) for p in rings[HALO_LEVELS])  # the largest α, largest ring
+    # γ*, u* and R live in the kernel's space: no separator, band or circle in the plane
+    assert view.drawn_line("separator") is None and frame.radius_curve is None
+    assert "optimal separator u*" not in view.legend_texts()
+    assert "αᵢ (ring size)" in view.legend_texts()

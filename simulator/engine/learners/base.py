@@ -384,6 +384,9 @@ class Learner:
     # a learner's own rows (Kessler's vectors: γ_K, R_K).
     symbols: ClassVar[tuple[str, str]] = ("γ*", "R")
     theory_space: ClassVar[str] = "feature space"
+    # Whether γ*'s separator u*, its band and R live in the plane's feature space (then they
+    # are drawn, and w's margin compares with γ*); not so for a kernel's or Kessler's space.
+    theory_in_plane: ClassVar[bool] = True
     curved: ClassVar[bool] = False  # its boundary is a curve even on linear features
     shows_margin: ClassVar[bool] = True
     least_squares: ClassVar[bool] = False

@@ -119,6 +119,7 @@ class KernelPerceptron(Learner):
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE, KERNEL, DEGREE, COEF0, SIGMA)
     curved: ClassVar[bool] = True
     theory_space: ClassVar[str] = "K_b's feature space"  # its `theory_rows`
+    theory_in_plane: ClassVar[bool] = False
     start_text: ClassVar[str] = "f = 0, no support vectors"
     score_formula: ClassVar[str] = "f(x) = Σ αᵢ yᵢ K_b(xᵢ, x)"
     update_formula: ClassVar[str] = "αᵢ ← αᵢ + η"
