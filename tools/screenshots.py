@@ -7,7 +7,8 @@ Run under a display of the size to check, e.g.
 
 The window opens as it would for a user (sized to the screen's available area); each state
 is set up through the controller and the window's own actions, painted, and grabbed from
-the screen. Files are named OUT/STATE_WxH[_presentation][_charts].png after the screen's
+the screen. A state `preset:NAME[:TRIALS]` loads a preset as File → Presets does (with the
+settings it brings) and runs TRIALS trials. Files are named OUT/STATE_WxH[_presentation][_charts].png after the screen's
 size; --charts opens the charts and ledger below the plot (the plot is then short).
 A negative trial count means "run to the k-th mistake". README.md's screenshot is the
 `readme` state in presentation mode on a 1280×800 screen. The state `lab` is Tools → Winnow
@@ -72,9 +73,17 @@ def main(out: Path, names: list[str], presentation: bool, charts: bool = False) 
         if name == "lab":
             lab(app, out / f"lab{suffix}.png", presentation)
             continue
-        preset, settings, trials, separator = STATES[name]
-        window = MainWindow(load_preset(preset) if preset else None, settings)
-        window.show()
+        if name.startswith("preset:"):  # preset:NAME[:TRIALS], loaded as File → Presets does
+            _, preset, *count = name.split(":")
+            window = MainWindow()
+            window.show()
+            window.load_preset(preset)
+            settings, trials, separator = None, int(count[0]) if count else 0, False
+            name = f"preset-{preset}" + (f"-{count[0]}" if count else "")
+        else:
+            preset, settings, trials, separator = STATES[name]
+            window = MainWindow(load_preset(preset) if preset else None, settings)
+            window.show()
         window.presentation_action.setChecked(presentation)
         window.separator_action.setChecked(separator)
         window.time.area_action.setChecked(charts)

@@ -28,6 +28,7 @@ from simulator.app import preferences
 from simulator.app.autosave import Autosaver, State, session_text
 from simulator.app.file_tasks import Outcome, run_in_background, write_atomically
 from simulator.engine import (
+    PRESET_SETTINGS,
     PRESET_TITLES,
     DataFileError,
     Dataset,
@@ -37,6 +38,7 @@ from simulator.engine import (
     load_preset,
 )
 from simulator.engine.session import Session, load_session
+from simulator.presentation.frame import settings_line
 from simulator.ui.safety import report_exception
 
 if TYPE_CHECKING:
@@ -115,11 +117,13 @@ class DocumentWindow(QMainWindow):
         title = PRESET_TITLES.get(name, name)
         if not self.confirm_discard(f"loading the preset {title}"):
             return False
-        if not self.controller.set_dataset(load_preset(name), f"Preset {name}"):
+        settings = PRESET_SETTINGS[name]
+        if not self.controller.set_dataset(load_preset(name), f"Preset {name}", settings):
             return False
         self._set_document(None, name)
         self.plot.fit_view()
-        self.statusBar().showMessage(f"Loaded the {name} preset.", 4000)
+        line = settings_line(self.controller.frame)
+        self.statusBar().showMessage(f"Loaded the {name} preset: {line}.", 8000)
         return True
 
     def clear_points(self) -> bool:

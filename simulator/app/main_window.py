@@ -9,10 +9,12 @@ keeps the points and the window (see `safety`).
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QLabel,
     QMessageBox,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -26,7 +28,7 @@ from simulator.app.documents import DocumentWindow
 from simulator.app.menus import build_menus
 from simulator.app.view_menu import fit_side_panel, shortcuts_html
 from simulator.engine import Dataset, Settings
-from simulator.presentation.frame import Frame
+from simulator.presentation.frame import Frame, settings_line
 from simulator.ui.class_points import class_label
 from simulator.ui.controller import SimulationController
 from simulator.ui.highdim_view import HighDimView
@@ -35,6 +37,7 @@ from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
 from simulator.ui.plot_view import PlotView
 from simulator.ui.safety import LastResort
 from simulator.ui.time_views import TimeViews
+from simulator.ui.value_label import label_font
 
 __all__ = ["MainWindow"]
 
@@ -117,7 +120,24 @@ class MainWindow(DocumentWindow):
         scroll.setWidget(side)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Always there, so a status that grows or shrinks past the fold never changes the
+        # panel's width (and rewraps, and moves the numbers).
+        scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.side_scroll = scroll
+        # The run buttons and the speed sit under the scrolling part, never scrolled away
+        # (a long status or a small screen cannot push Step and Run off it); in presentation
+        # mode the settings strip names what the hidden learner box would show.
+        self.settings_strip = QLabel(objectName="settingsStrip")
+        self.settings_strip.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        # As wide as the panel makes it, never wider (the text is elided to fit).
+        self.settings_strip.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.settings_strip.hide()
+        side_column = QWidget()
+        column_layout = QVBoxLayout(side_column)
+        column_layout.setContentsMargins(0, 0, 0, 0)
+        column_layout.addWidget(self.settings_strip)
+        column_layout.addWidget(scroll, 1)
+        column_layout.addWidget(self.controls.run_box)
         self.explanation = TrialExplanation(self)
         plot_column = QWidget()
         column = QVBoxLayout(plot_column)
@@ -134,7 +154,7 @@ class MainWindow(DocumentWindow):
         self.views.addWidget(plot_column)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.time.around(self.views))  # charts and ledger below either view
-        splitter.addWidget(scroll)
+        splitter.addWidget(side_column)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
         splitter.setSizes([900, 400])
@@ -236,9 +256,25 @@ class MainWindow(DocumentWindow):
             self.high_dim.show_frame(frame)
         self.theory.show_frame(frame)
         self.controls.show_frame(frame)
+        self._show_settings_strip(frame)
         self.controls.set_can_run(
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )
+
+    def _show_settings_strip(self, frame: Frame) -> None:
+        """The run's settings in one line (elided to the panel's width, whole in its
+        tooltip): in presentation mode the learner box is hidden, the class still sees them."""
+        line = settings_line(frame, learner=False)
+        strip = self.settings_strip
+        width = max(40, strip.width() - 8)
+        strip.setText(strip.fontMetrics().elidedText(line, Qt.TextElideMode.ElideRight, width))
+        strip.setToolTip(line)
+        self._strip_line = line
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.settings_strip.isVisible():
+            self._show_settings_strip(self.controller.frame)
 
     @property
     def high_dim(self) -> HighDimView:
@@ -327,6 +363,8 @@ class MainWindow(DocumentWindow):
         """Type for a lecture hall; the learner settings hidden (View → Presentation mode)."""
         for view in (self.plot, self.theory, self.controls, self.explanation, self.time):
             view.set_presentation(on)
+        self.settings_strip.setFont(label_font(on))
+        self.settings_strip.setVisible(on)
         if self._high_dim is not None:
             self._high_dim.set_presentation(on)
         from simulator.app.lab_window import LabWindow

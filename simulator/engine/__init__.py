@@ -21,7 +21,7 @@ from simulator.engine.learners import (
 from simulator.engine.learners import (
     kessler_points as _kessler_points,
 )
-from simulator.engine.presets import PRESET_TITLES, PRESETS, load_preset
+from simulator.engine.presets import PRESET_SETTINGS, PRESET_TITLES, PRESETS, load_preset
 from simulator.engine.readers import load_csv, load_dataset, load_json, parse_csv, parse_json
 from simulator.engine.simulation import ORDERS, Settings, Simulation, Snapshot, Trial
 from simulator.engine.theory import (
@@ -43,6 +43,7 @@ __all__ = [
     "ORDERS",
     "PREPROCESSINGS",
     "PRESETS",
+    "PRESET_SETTINGS",
     "PRESET_TITLES",
     "TIES",
     "TIE_TEXT",

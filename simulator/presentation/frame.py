@@ -45,6 +45,7 @@ __all__ = [
     "format_bound",
     "format_number",
     "format_vector",
+    "settings_line",
     "status_text",
 ]
 
@@ -238,6 +239,28 @@ def build_frame(sim: Simulation) -> Frame:
         learner_numbers=sim.learner_numbers(),
         dual=sim.dual,
     )
+
+
+_TIE_SHORT = {"mistake": "s = 0 is a mistake", "positive": "s = 0 → +1", "negative": "s = 0 → −1"}
+
+
+def settings_line(frame: Frame, learner: bool = True) -> str:
+    """The run's settings on one line, as the presentation strip and the status say them:
+    the learner with its parameters as used (`learner`: named first), bias, feature map,
+    preprocessing, order and what a tie means."""
+    settings, rule = frame.settings, frame.learner
+    parts = []
+    if learner or rule.describe():
+        described = f"{rule.title} ({rule.describe()})" if rule.describe() else rule.title
+        parts.append(described if learner else rule.describe())
+    parts.append("bias" if settings.bias else "no bias (lines through the origin)")
+    if settings.features != "linear":
+        parts.append(f"{settings.features} features")
+    if settings.preprocessing != "none":
+        parts.append(settings.preprocessing)
+    parts.append(f"{settings.order} order")
+    parts.append(_TIE_SHORT[settings.tie or rule.tie])
+    return " · ".join(parts)
 
 
 def explain_trial(frame: Frame) -> str:

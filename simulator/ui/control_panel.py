@@ -51,9 +51,10 @@ from simulator.ui.class_points import ClassLayers, class_text
 from simulator.ui.parameter_spin import ParameterSpin, camel_case, exact_text
 from simulator.ui.value_label import label_font
 
-__all__ = ["SPEEDS", "ControlPanel"]
+__all__ = ["DEFAULT_SPEED", "SPEEDS", "ControlPanel"]
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10_000, 100_000, math.inf)
+DEFAULT_SPEED = 5  # trials a second: a class can follow each one ("max" is a choice)
 # A choice box's items: the setting's value and its text.
 _PREPROCESSING = {"none": "none", "standardize": "standardize (z-score)", "unit": "unit length"}
 _ORDER = {"cyclic": "cyclic (data order)", "random": "random (per epoch)"}
@@ -240,7 +241,7 @@ class ControlPanel(QWidget):
         self.speed_label = QLabel("Speed")
         self.speed = QSlider(Qt.Orientation.Horizontal, objectName="speedSlider")
         self.speed.setRange(0, len(SPEEDS) - 1)
-        self.speed.setValue(len(SPEEDS) - 1)
+        self.speed.setValue(SPEEDS.index(DEFAULT_SPEED))
         self.speed.setToolTip("Trials per second while running")
         self.speed_text = QLabel(objectName="speedValue")
         self.speed_text.setMinimumWidth(90)
@@ -377,12 +378,13 @@ class ControlPanel(QWidget):
                     box.setCurrentIndex(box.findData(used))
 
     def set_presentation(self, on: bool) -> None:
-        """Lecture-hall type; the learner settings, speed and class toggle hidden."""
+        """Lecture-hall type; the learner settings and the class toggle hidden (the speed
+        stays: the class watches the pace). The run box may live elsewhere in the window."""
         self.learner_box.setVisible(not on)
-        for widget in (self.speed_label, self.speed, self.speed_text, self.class_toggle):
-            widget.setVisible(not on)
+        self.class_toggle.setVisible(not on)
         font = label_font(on)
-        for widget in self.findChildren(QWidget):
+        self.run_box.setFont(font)
+        for widget in {*self.findChildren(QWidget), *self.run_box.findChildren(QWidget)}:
             if isinstance(widget, QLabel | QAbstractButton | QGroupBox):
                 widget.setFont(font)
 

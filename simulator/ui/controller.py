@@ -142,11 +142,14 @@ class SimulationController(QObject):
 
     # -- data ------------------------------------------------------------------------------
 
-    def set_dataset(self, dataset: Dataset, text: str = "Load data") -> bool:
+    def set_dataset(
+        self, dataset: Dataset, text: str = "Load data", settings: Settings | None = None
+    ) -> bool:
         """Replace all points (undoable) and restart the run; False if they cannot be shown.
-        Any dimension: the window shows d ≠ 2 in its high-dimensional view."""
+        Any dimension: the window shows d ≠ 2 in its high-dimensional view. `settings`: the
+        learner and settings that come with the points (a preset's), in the same undo step."""
         self._forget_message()
-        return self._push(text, dataset, restart=True)
+        return self._push(text, dataset, restart=True, settings=settings)
 
     def add_point(self, x: float, y: float, label: int) -> None:
         if math.isfinite(x) and math.isfinite(y):
@@ -208,10 +211,14 @@ class SimulationController(QObject):
         after: Dataset,
         restart: bool = False,
         simulation: Simulation | None = None,
+        settings: Settings | None = None,
     ) -> bool:
         """Apply `after`, then record it on the undo stack; False if it could not be applied."""
         before = (self.dataset, self._settings)
-        settings = simulation.settings if simulation is not None else self._fitting(after)
+        if simulation is not None:
+            settings = simulation.settings
+        elif settings is None:
+            settings = self._fitting(after)
         if not self._apply_dataset(after, restart, simulation, settings):
             return False
         command = DatasetCommand(

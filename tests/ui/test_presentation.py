@@ -150,7 +150,7 @@ def test_presentation_type_is_lecture_hall_size(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert window.presentation_action.isChecked()
     settle(qtbot, window, (1024, 768))
-    side = window.side_scroll.widget()
+    side = window.splitter.widget(1)  # the panel, its run buttons and the settings strip
     shown = [
         w for w in side.findChildren(QLabel) + side.findChildren(QAbstractButton) if w.isVisible()
     ]

@@ -216,6 +216,7 @@ def test_a_run_on_100k_points_is_chunked(window):
     big = separable(n=100_000, margin=0.002, seed=3)
     c = window.controller
     c.tick_budget = 0.0  # a tick ends at its first update, however fast the machine is
+    c.set_speed(math.inf)
     c.set_dataset(big)
     c.run()
     assert c.running  # run() returned after one tick, not at the end
@@ -249,6 +250,7 @@ def test_run_stops_when_a_tick_fails_and_keeps_the_points(qtbot, window, monkeyp
 
 def test_one_class_alone_trains(window):
     window.controller.set_dataset(Dataset([[0.5, 0.5], [1.0, 0.2]], [1, 1]))
+    window.controller.set_speed(math.inf)
     window.controller.run()
     assert window.controller.simulation.converged
     assert "One class" in window.theory.status.text() or "Converged" in window.theory.status.text()

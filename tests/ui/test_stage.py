@@ -1,0 +1,93 @@
+"""The stage (issue 20): a demo works the first time, at a projector's size and a speed the
+class can follow."""
+
+import pytest
+
+from simulator.engine import PRESET_SETTINGS, PRESETS, Settings, load_preset
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_preset_brings_its_learner_and_settings_in_one_undo_step(window, name):
+    window.controller.set_settings(Settings("adaline", learning_rate=1.0, bias=False))
+    before = window.controller.undo_stack.count()
+    assert window.load_preset(name)
+    assert window.controller.settings == PRESET_SETTINGS[name]
+    assert window.controller.undo_stack.count() == before + 1
+    said = window.statusBar().currentMessage()
+    assert f"Loaded the {name} preset: {window.controller.frame.learner.title}" in said
+    window.controller.undo_stack.undo()
+    assert window.controller.settings == Settings("adaline", learning_rate=1.0, bias=False)
+
+
+def test_the_disjunction_preset_is_the_notes_winnow_with_theta_n_and_bound_65(window):
+    window.controller.set_settings(Settings("adaline", learning_rate=1.0))
+    window.load_preset("disjunction")
+    frame = window.controller.frame
+    assert frame.learner.name == "winnow" and frame.learner.threshold == 64
+    assert frame.bound is not None and frame.bound.value == 65
+    assert "no bias" in window.statusBar().currentMessage()
+
+
+def test_or_after_cmu_without_bias_is_separable(window):
+    window.load_preset("cmu")
+    assert not window.controller.settings.bias
+    window.load_preset("or")
+    frame = window.controller.frame
+    assert frame.settings.bias and frame.report.separable
+    assert "Not linearly separable" not in frame.status
+    assert len(load_preset("or")) == len(frame.dataset)
+
+
+def _at(qtbot, window, size):
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size)
+    for _ in range(3):
+        from tests.helpers.driven import deliver_posted_events
+
+        deliver_posted_events()
+
+
+def _on_screen(window, widget):
+    from PySide6.QtCore import QPoint, QRect
+
+    top_left = widget.mapTo(window, QPoint(0, 0))
+    return widget.isVisible() and window.rect().contains(QRect(top_left, widget.size()))
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (800, 600)])
+@pytest.mark.parametrize("presentation", [False, True])
+def test_step_and_run_stay_on_screen_whatever_the_status_says(qtbot, window, size, presentation):
+    window.presentation_action.setChecked(presentation)
+    window.load_preset("xor")
+    window.controller.simulation.run(100)  # a cycle: the longest status there is
+    window.controller.step()
+    _at(qtbot, window, size)
+    assert "Cycling" in window.theory.status.text()
+    for button in (window.controls.step_button, window.controls.run_button):
+        assert _on_screen(window, button), button.objectName()
+    assert _on_screen(window, window.controls.speed)  # the pace stays in presentation too
+
+
+def test_presentation_shows_the_settings_the_hidden_learner_box_holds(qtbot, window):
+    window.load_preset("cmu")
+    window.presentation_action.setChecked(True)
+    _at(qtbot, window, (1024, 768))
+    strip = window.settings_strip
+    assert strip.isVisible() and not window.controls.learner_box.isVisible()
+    assert "no bias" in strip.toolTip() and "s = 0 → +1" in strip.toolTip()
+    assert strip.fontMetrics().horizontalAdvance(strip.text()) <= strip.width()
+    window.presentation_action.setChecked(False)
+    assert not strip.isVisible()
+
+
+def test_run_starts_at_a_pace_the_class_can_follow(window):
+    from simulator.ui.control_panel import DEFAULT_SPEED
+
+    assert DEFAULT_SPEED <= 10
+    assert window.controls.speed_value() == DEFAULT_SPEED
+    assert window.controller.speed == DEFAULT_SPEED
+    window.load_preset("or")
+    window.controller.run()
+    window.controller.advance(1)  # one frame's work at 5 trials a second: one trial
+    assert window.controller.simulation.trials == 1
+    window.controller.pause()
