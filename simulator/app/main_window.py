@@ -34,7 +34,7 @@ from simulator.ui.controller import SimulationController
 from simulator.ui.highdim_view import HighDimView
 from simulator.ui.layout import initial_geometry
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
-from simulator.ui.plot_view import PlotView
+from simulator.ui.plot_view import DEFAULT_SNAP, PlotView
 from simulator.ui.safety import LastResort
 from simulator.ui.time_views import TimeViews
 from simulator.ui.value_label import label_font
@@ -101,6 +101,7 @@ class MainWindow(DocumentWindow):
         self.time = TimeViews(self.controller, self)  # timeline, charts, ledger
         self._lay_out()
         build_menus(self)
+        self.plot.set_snap(DEFAULT_SNAP)  # as the menu's checked grid says
         self._on_selection(None)  # nothing selected yet: nothing to delete or flip
         self._connect()
         self._show_first(dataset)
@@ -218,11 +219,17 @@ class MainWindow(DocumentWindow):
         controls.setting_requested.connect(c.request_setting)
         controls.speed_changed.connect(c.set_speed)
         controls.new_point_label_changed.connect(self._set_new_point_label)
+        controls.editing_done.connect(self._keys_to_the_view)
         controls.step_button.clicked.connect(c.step)
         controls.next_mistake_button.clicked.connect(c.next_mistake)
         controls.epoch_button.clicked.connect(c.run_epoch)
         controls.run_button.clicked.connect(c.toggle_run)
         controls.reset_button.clicked.connect(c.reset)
+
+    def _keys_to_the_view(self) -> None:
+        """The keyboard back to the data's view (Space steps, Enter runs)."""
+        view = self.views.currentWidget()
+        (self.plot if view is not None and view.isAncestorOf(self.plot) else view).setFocus()
 
     def _set_new_point_label(self, label: int) -> None:
         self.plot.new_point_label = label

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMenu
 
 from simulator.engine import PRESET_TITLES, PRESETS
 from simulator.engine.dataset import MAX_CLASSES
-from simulator.ui.plot_view import SNAP_STEPS
+from simulator.ui.plot_view import DEFAULT_SNAP, SNAP_STEPS
 
 if TYPE_CHECKING:
     from simulator.app.main_window import MainWindow
@@ -113,7 +113,7 @@ def _snap_grid(window: MainWindow, menu: QMenu) -> None:
         action = QAction(name, window, checkable=True)
         action.setObjectName(f"snapAction_{name}")
         action.setData(step)
-        action.setChecked(step is None)
+        action.setChecked(step == DEFAULT_SNAP)
         action.triggered.connect(lambda _=False, v=step: window.plot.set_snap(v))
         window.snap_group.addAction(action)
         snap_menu.addAction(action)

@@ -21,8 +21,9 @@ Decisions a teacher will notice:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -94,7 +95,13 @@ _TIE_TIP = (
 
 class _EnterApplies(QObject):
     """Enter in a settings field applies what was typed there: the window's Enter
-    shortcut (Run / Pause) does not take the key while such a field has the focus."""
+    shortcut (Run / Pause) does not take the key while such a field has the focus. Once
+    the field has applied it, the keyboard goes back to the window (`done`), so Space steps
+    again instead of typing into the field."""
+
+    def __init__(self, done: Callable[[], None], parent: QObject) -> None:
+        super().__init__(parent)
+        self._done = done
 
     def eventFilter(self, target: QObject, event: QEvent) -> bool:
         enter = isinstance(event, QKeyEvent) and event.key() in (
@@ -104,6 +111,8 @@ class _EnterApplies(QObject):
         if event.type() == QEvent.Type.ShortcutOverride and enter:
             event.accept()  # the field wants the key
             return True
+        if event.type() == QEvent.Type.KeyPress and enter:
+            QTimer.singleShot(0, self._done)  # after the field has applied the value
         return False
 
 
@@ -138,6 +147,7 @@ class ControlPanel(QWidget):
     refused = Signal(str)  # input that is no setting at all (w₀ text that is not numbers)
     speed_changed = Signal(float)  # trials per second (inf: as fast as possible)
     new_point_label_changed = Signal(int)
+    editing_done = Signal()  # Enter applied a typed value: the keyboard goes back to the plot
 
     # Made from `_BUTTONS`.
     step_button: QPushButton
@@ -283,7 +293,7 @@ class ControlPanel(QWidget):
                 box.currentIndexChanged.connect(
                     lambda *_, n=name, b=box: self.setting_requested.emit(n, b.currentData())
                 )
-        self._enter_applies = _EnterApplies(self)
+        self._enter_applies = _EnterApplies(self.editing_done.emit, self)
         for field in (*self.boxes.values(), self.seed, self.initial_edit):
             if isinstance(field, QAbstractSpinBox | QLineEdit):
                 field.installEventFilter(self._enter_applies)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QAction, QKeyEvent
-from PySide6.QtWidgets import QMenu
+from PySide6.QtGui import QAction, QFocusEvent, QKeyEvent
+from PySide6.QtWidgets import QAbstractSpinBox, QLineEdit, QMenu, QWidget
 
 from simulator.ui.class_points import class_text
 from simulator.ui.plot_geometry import (
@@ -93,7 +93,12 @@ class PointEditing:
         if button not in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
             return False
         ev.accept()
+        if self._focus_click:  # a click that only took the keyboard back from a field
+            self._focus_click = False
+            return True
         hit = self.hit_test(ev.scenePos())
+        if hit is None:  # a point where the snapped click would land: that point, not a twin
+            hit = self._point_at(self._data_position(ev.scenePos()))
         if button == Qt.MouseButton.LeftButton:
             if hit is not None:
                 self.set_selected(hit)
@@ -106,6 +111,14 @@ class PointEditing:
         elif self._shown_dataset is None or len(self._shown_dataset.classes) == 2:
             self.point_requested.emit(*self._data_position(ev.scenePos()), -self.new_point_label)
         return True
+
+    def _point_at(self, position: tuple[float, float]) -> int | None:
+        """The first point at exactly `position` (a snapped click's place), if any."""
+        ds = self._shown_dataset
+        if ds is None or not len(ds):
+            return None
+        same = np.flatnonzero(np.all(ds.points == np.asarray(position), axis=1))
+        return int(same[0]) if same.size else None
 
     def _on_drag(self, ev) -> bool:
         if ev.button() != Qt.MouseButton.LeftButton:
@@ -124,6 +137,21 @@ class PointEditing:
         else:
             self._ghost.set_points(np.array([[x, y]]))
         return True
+
+    def _on_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        """Whether a field where values are typed holds the keyboard (until the plot takes
+        it: `focusInEvent` comes before this signal, and reads the value still set)."""
+        if new is not self:
+            self._field_focused = isinstance(new, QAbstractSpinBox | QLineEdit)
+        else:
+            self._field_focused = False
+
+    def focusInEvent(self, ev: QFocusEvent) -> None:
+        """A click that takes the keyboard from such a field only gives the keys back: it
+        adds no point (`_on_click` swallows it)."""
+        mouse = ev.reason() == Qt.FocusReason.MouseFocusReason
+        self._focus_click = mouse and self._field_focused
+        super().focusInEvent(ev)  # type: ignore[misc]
 
     def keyPressEvent(self, ev: QKeyEvent) -> None:
         if ev.key() == Qt.Key.Key_Delete and self._selected is not None:

@@ -31,7 +31,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPolygonItem, QMenu, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QGraphicsItem,
+    QGraphicsPolygonItem,
+    QMenu,
+    QWidget,
+)
 
 from simulator.engine import Dataset, InputLine
 from simulator.presentation.frame import Frame
@@ -51,10 +57,11 @@ from simulator.ui.plot_legend import LegendLayout
 from simulator.ui.plot_shapes import PlaneShapes
 from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer, NumberLayer
 
-__all__ = ["SNAP_STEPS", "PlotView"]
+__all__ = ["DEFAULT_SNAP", "SNAP_STEPS", "PlotView"]
 
 FULL_DETAIL_POINTS = 2000  # up to this many points, full-size glyphs and rings
 SNAP_STEPS = (0.5, 0.25, 0.1)
+DEFAULT_SNAP = 0.5  # the window's clicks land on the board's grid (a view alone: no snap)
 HALO_LEVELS = 4  # ring sizes for a point's α (dual form)
 
 
@@ -165,6 +172,11 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._axis_names: tuple[str, ...] | None = None
         self._menu: QMenu | None = None
         self._menu_point = 0
+        self._focus_click = False  # the press took the keyboard from a field (plot_editing)
+        self._field_focused = False
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
 
         item = self.getPlotItem()
         item.setAspectLocked(True)

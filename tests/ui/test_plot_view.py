@@ -266,6 +266,9 @@ def test_a_mistake_is_marked_by_shape(window):
 
 def test_snap_rounds_clicked_positions(qtbot, window):
     window.plot.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
+    assert window.plot.snap_step == 0.5  # on by default: clicks land on the board's grid
+    off = next(a for a in window.snap_group.actions() if a.data() is None)
+    off.trigger()
     assert window.plot.snap_step is None
     with qtbot.waitSignal(window.plot.point_requested) as blocker:
         click(qtbot, window.plot, 0.9553, 0.3)

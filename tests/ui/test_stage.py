@@ -91,3 +91,65 @@ def test_run_starts_at_a_pace_the_class_can_follow(window):
     window.controller.advance(1)  # one frame's work at 5 trials a second: one trial
     assert window.controller.simulation.trials == 1
     window.controller.pause()
+
+
+def test_enter_in_a_number_box_applies_it_and_gives_space_back_to_step(qtbot, window):
+    from PySide6.QtCore import Qt
+
+    from tests.helpers.driven import deliver_posted_events
+
+    window.load_preset("or")
+    box = window.controls.rate
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box.lineEdit(), "0.5")
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+    deliver_posted_events()
+    qtbot.wait(10)
+    assert window.controller.settings.learning_rate == 0.5
+    assert window.plot.hasFocus()
+    qtbot.keyClick(window.plot, Qt.Key.Key_Space)
+    assert window.controller.simulation.trials == 1
+    assert window.controller.settings.learning_rate == 0.5 and box.value() == 0.5
+
+
+def test_a_click_that_takes_the_keyboard_back_adds_no_point(qtbot, window):
+    from tests.ui.conftest import click
+
+    window.controls.rate.setFocus()
+    assert window.controls.rate.hasFocus()
+    click(qtbot, window.plot, 0.5, 0.5)
+    assert len(window.controller.dataset) == 0 and window.plot.hasFocus()
+    click(qtbot, window.plot, 0.5, 0.5)
+    assert len(window.controller.dataset) == 1
+
+
+def test_a_click_whose_snapped_place_holds_a_point_selects_it(qtbot, window):
+    from PySide6.QtCore import Qt
+
+    from simulator.engine import Dataset
+    from tests.ui.conftest import click
+
+    window.controller.set_dataset(Dataset([[-1.0, 2.0]], [1]))
+    window.plot.setRange(xRange=(-20, 20), yRange=(-15, 15), padding=0)
+    click(qtbot, window.plot, -1.0, 2.0)  # snapped: exactly (−1, 2), as on the board
+    assert len(window.controller.dataset) == 1 and window.plot.selected == 0
+    window.plot.set_selected(None)
+    # 40 px from the point at this zoom, but snapping to it: no −1 point stacked on it
+    scale = 40 / window.plot.getPlotItem().vb.width() * 40.0
+    click(qtbot, window.plot, -1.0 + 0.6 * min(scale, 0.24), 2.0, Qt.MouseButton.RightButton)
+    assert len(window.controller.dataset) == 1 and window.plot.selected == 0
+
+
+def test_clicks_land_on_the_grid_so_the_numbers_match_the_board(qtbot, window):
+    from tests.ui.conftest import click
+
+    window.plot.setRange(xRange=(-4, 4), yRange=(-4, 4), padding=0)
+    click(qtbot, window.plot, -0.9964, 2.02)
+    click(
+        qtbot,
+        window.plot,
+        1.03,
+        -1.97,
+    )
+    assert window.controller.dataset.points.tolist() == [[-1.0, 2.0], [1.0, -2.0]]
