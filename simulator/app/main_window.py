@@ -39,7 +39,10 @@ from simulator.ui.safety import LastResort
 from simulator.ui.time_views import TimeViews
 from simulator.ui.value_label import label_font
 
-__all__ = ["MainWindow"]
+__all__ = ["GLIDE_MS", "MainWindow"]
+
+GLIDE_MS = 300.0  # the boundary and w glide this long to a new w (0: they jump)
+GLIDE_SPEED = 10.0  # trials a second: faster runs jump
 
 
 class MainWindow(DocumentWindow):
@@ -95,6 +98,7 @@ class MainWindow(DocumentWindow):
         if settings is None and app_settings is not None:
             settings = preferences.restore_learner(app_settings, dropped)
         self.controller = SimulationController(parent=self, settings=settings)
+        self.glide_ms = GLIDE_MS
         self.plot = PlotView(self)
         self.controls = ControlPanel(self)
         self.theory = TheoryPanel(self)
@@ -102,6 +106,7 @@ class MainWindow(DocumentWindow):
         self._lay_out()
         build_menus(self)
         self.plot.set_snap(DEFAULT_SNAP)  # as the menu's checked grid says
+        self._update_glide()
         self._on_selection(None)  # nothing selected yet: nothing to delete or flip
         self._connect()
         self._show_first(dataset)
@@ -218,6 +223,8 @@ class MainWindow(DocumentWindow):
         plot.selection_changed.connect(self._on_selection)
         controls.setting_requested.connect(c.request_setting)
         controls.speed_changed.connect(c.set_speed)
+        controls.speed_changed.connect(lambda *_: self._update_glide())
+        c.running_changed.connect(lambda *_: self._update_glide())
         controls.new_point_label_changed.connect(self._set_new_point_label)
         controls.editing_done.connect(self._keys_to_the_view)
         controls.step_button.clicked.connect(c.step)
@@ -225,6 +232,19 @@ class MainWindow(DocumentWindow):
         controls.epoch_button.clicked.connect(c.run_epoch)
         controls.run_button.clicked.connect(c.toggle_run)
         controls.reset_button.clicked.connect(c.reset)
+
+    def _update_glide(self) -> None:
+        """The line glides to each new w over `glide_ms` for a Step, and while running at a
+        pace the class follows (≤ GLIDE_SPEED trials a second) over most of a trial's time;
+        faster, it jumps (the glide would lag behind the run)."""
+        speed = self.controller.speed
+        if not self.controller.running:
+            duration = self.glide_ms
+        elif speed <= GLIDE_SPEED:
+            duration = min(self.glide_ms, 0.8 * 1000.0 / speed)
+        else:
+            duration = 0.0
+        self.plot.set_glide(duration)
 
     def _keys_to_the_view(self) -> None:
         """The keyboard back to the data's view (Space steps, Enter runs)."""

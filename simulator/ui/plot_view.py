@@ -26,10 +26,12 @@ The same class draws the exported frames (`simulator.export`), so it has no wind
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (
     QApplication,
@@ -173,6 +175,14 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._menu: QMenu | None = None
         self._menu_point = 0
         self._focus_click = False  # the press took the keyboard from a field (plot_editing)
+        # The glide (set_glide): (from, to, started at) while the boundary moves.
+        self._glide_ms = 0.0
+        self._clock: Callable[[], float] = time.monotonic
+        self._glide: tuple[InputLine, InputLine, float] | None = None
+        self._glide_end: InputLine | None = None
+        self._glide_timer = QTimer(self)
+        self._glide_timer.setInterval(16)
+        self._glide_timer.timeout.connect(self._on_glide_tick)
         self._field_focused = False
         app = QApplication.instance()
         if isinstance(app, QApplication):
@@ -417,8 +427,11 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
             self._current.set_points(np.array([trial.point], dtype=float))
         else:
             self._current.set_points(np.empty((0, 2)))
+        self._start_glide(frame.boundary)
         for role, line in self._lines.items():
             drawn = frame.lines(role) if self._role_shown(role) else ()
+            if role == "boundary" and drawn:
+                drawn = (self._boundary_shown() or drawn[0], *drawn[1:])
             self._set_line(line, drawn[0] if drawn else None)
             self._place_more_lines(role, drawn[1:])
         self._place_curves()
@@ -616,17 +629,81 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         ends = self._edge_marker.ends()
         return ends[1] if ends is not None and self._edge_marker.isVisible() else None
 
+    # -- the glide: the boundary and w move from one w to the next --------------------------
+
+    def set_glide(self, milliseconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        """Let the boundary and w glide to each new w over `milliseconds` (0: jump, as
+        the exported frames and a fast run do). `clock` (seconds) is for tests."""
+        self._glide_ms = max(0.0, float(milliseconds))
+        self._clock = clock
+        if not self._glide_ms:
+            self._finish_glide()
+
+    def _start_glide(self, target: InputLine | None) -> None:
+        """Glide from the boundary shown now to `target` (a straight line each way)."""
+        shown = self._boundary_shown() if self._glide is not None else self._glide_end
+        self._glide_end = target
+        if not self._glide_ms or shown is None or target is None or shown == target:
+            self._finish_glide()
+            return
+        self._glide = (shown, target, self._clock())
+        if not self._glide_timer.isActive():
+            self._glide_timer.start()
+
+    def _boundary_shown(self) -> InputLine | None:
+        """The boundary as drawn at this moment of a glide (None: no glide going on)."""
+        if self._glide is None:
+            return None
+        start, end, began = self._glide
+        t = (self._clock() - began) * 1000.0 / self._glide_ms
+        if t >= 1.0:
+            return end
+        t = t * t * (3.0 - 2.0 * t)  # smoothstep: eases in and out
+        # w moves along the straight segment between the two ws, as an update moves it
+        normal = tuple(a + t * (b - a) for a, b in zip(start.normal, end.normal, strict=True))
+        offset = start.offset + t * (end.offset - start.offset)
+        level = start.level + t * (end.level - start.level)
+        if not any(normal):
+            return end
+        return InputLine(offset=offset, normal=normal, level=level)
+
+    def _on_glide_tick(self) -> None:
+        if self._glide is None:
+            self._glide_timer.stop()
+            return
+        line = self._boundary_shown()
+        if line is self._glide[1]:
+            self._finish_glide()
+        else:
+            self._set_line(self._boundary, line if self._role_shown("boundary") else None)
+            self._place_arrow()
+
+    def _finish_glide(self) -> None:
+        """Show the target now (the glide is over or not wanted)."""
+        self._glide_timer.stop()
+        if self._glide is None:
+            return
+        self._glide = None
+        if self._frame is not None:
+            self._set_line(self._boundary, self._frame.boundary)
+            self._place_arrow()
+
+    @property
+    def gliding(self) -> bool:
+        return self._glide is not None
+
     def _place_arrow(self) -> None:
         """w's arrow on the visible boundary, or a marker pointing to a boundary off view."""
         frame = self._frame
         shown: set[VectorItem] = set()
-        if frame is not None and frame.boundary is not None:
+        boundary = None if frame is None else self._boundary_shown() or frame.boundary
+        if frame is not None and boundary is not None:
             view = self.drawing_box()
-            length = self.arrow_length(frame.boundary, self.view_box())
+            length = self.arrow_length(boundary, self.view_box())
             shorten = not self._true_length
-            placed = arrow_placement(frame.boundary, view, length, shorten=shorten)
+            placed = arrow_placement(boundary, view, length, shorten=shorten)
             if placed is None:
-                marker = edge_marker(frame.boundary, view)
+                marker = edge_marker(boundary, view)
                 if marker is not None:
                     self._edge_marker.set_pointer(*marker, tail_px=22 * self.line_scale)
                     shown.add(self._edge_marker)

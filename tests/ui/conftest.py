@@ -24,6 +24,8 @@ def message_boxes(dialogs, monkeypatch):
 @pytest.fixture
 def window(qtbot):
     win = MainWindow()
+    win.glide_ms = 0  # tests look at where the line ends; test_stage checks the glide itself
+    win._update_glide()
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)

@@ -153,3 +153,69 @@ def test_clicks_land_on_the_grid_so_the_numbers_match_the_board(qtbot, window):
         -1.97,
     )
     assert window.controller.dataset.points.tolist() == [[-1.0, 2.0], [1.0, -2.0]]
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def _angle(line):
+    import math
+
+    _, direction = line
+    return math.degrees(math.atan2(direction[1], direction[0])) % 180
+
+
+def test_a_step_glides_the_line_from_one_w_to_the_next(qtbot):
+    import numpy as np
+
+    from simulator.app.main_window import GLIDE_MS, MainWindow
+    from simulator.presentation.frame import build_frame
+
+    window = MainWindow(load_preset("cmu"), PRESET_SETTINGS["cmu"])
+    qtbot.addWidget(window)
+    window.show()
+    clock = _Clock()
+    c = window.controller
+    c.step()  # w₀ = 0 → w₁: the first line
+    window.plot.set_glide(GLIDE_MS, clock)
+    clock.now += 1.0
+    window.plot._on_glide_tick()
+    start = window.plot.drawn_line("boundary")
+    c.step()
+    c.step()
+    while not c.frame.snapshot.last_trial.updated:
+        c.step()
+    end_frame = build_frame(c.simulation)
+    assert window.plot.gliding
+    assert _angle(window.plot.drawn_line("boundary")) == _angle(start)  # not moved yet
+    clock.now += GLIDE_MS / 2000  # half way: between the two lines
+    window.plot._on_glide_tick()
+    middle = _angle(window.plot.drawn_line("boundary"))
+    window.plot.set_glide(GLIDE_MS, clock)
+    clock.now += GLIDE_MS / 1000
+    window.plot._on_glide_tick()
+    assert not window.plot.gliding
+    end = window.plot.drawn_line("boundary")
+    normal = np.array(end_frame.boundary.normal)
+    assert abs(float(np.dot(end[1], normal))) < 1e-9  # the new boundary, exactly
+    low, high = sorted((_angle(start), _angle(end)))
+    assert low < middle < high or (high - low > 90 and (middle > high or middle < low))
+
+
+def test_a_fast_run_does_not_glide(qtbot, window):
+    import math
+
+    window.glide_ms = 300
+    window.load_preset("noisy")  # not separable: the run goes on
+    window.controls.speed.setValue(window.controls.speed.maximum())
+    assert window.controller.speed == math.inf
+    window.controller.run()
+    assert window.controller.running
+    assert not window.plot.gliding and window.plot._glide_ms == 0
+    window.controller.pause()
+    assert window.plot._glide_ms == 300
