@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QLabel,
     QMessageBox,
     QScrollArea,
@@ -33,6 +34,7 @@ from simulator.ui.class_points import class_label
 from simulator.ui.controller import SimulationController
 from simulator.ui.highdim_view import HighDimView
 from simulator.ui.layout import initial_geometry
+from simulator.ui.numbers_band import NumbersBand
 from simulator.ui.panels import ControlPanel, TheoryPanel, TrialExplanation
 from simulator.ui.plot_view import DEFAULT_SNAP, PlotView
 from simulator.ui.safety import LastResort
@@ -131,19 +133,13 @@ class MainWindow(DocumentWindow):
         scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.side_scroll = scroll
         # The run buttons and the speed sit under the scrolling part, never scrolled away
-        # (a long status or a small screen cannot push Step and Run off it); in presentation
-        # mode the settings strip names what the hidden learner box would show.
-        self.settings_strip = QLabel(objectName="settingsStrip")
-        self.settings_strip.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-        # As wide as the panel makes it, never wider (the text is elided to fit).
-        self.settings_strip.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.settings_strip.hide()
+        # (a long status or a small screen cannot push Step and Run off it).
         side_column = QWidget()
         column_layout = QVBoxLayout(side_column)
         column_layout.setContentsMargins(0, 0, 0, 0)
-        column_layout.addWidget(self.settings_strip)
         column_layout.addWidget(scroll, 1)
         column_layout.addWidget(self.controls.run_box)
+        self._side_layout = column_layout
         self.explanation = TrialExplanation(self)
         plot_column = QWidget()
         column = QVBoxLayout(plot_column)
@@ -159,7 +155,7 @@ class MainWindow(DocumentWindow):
         self.views = QStackedWidget(objectName="centralViews")
         self.views.addWidget(plot_column)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.time.around(self.views))  # charts and ledger below either view
+        splitter.addWidget(self._stage(self.time.around(self.views)))  # charts, ledger below
         splitter.addWidget(side_column)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
@@ -168,6 +164,28 @@ class MainWindow(DocumentWindow):
         self.setCentralWidget(splitter)
         self.setGeometry(initial_geometry(self.screen().availableGeometry()))
         fit_side_panel(scroll, splitter)
+
+    def _stage(self, views: QWidget) -> QWidget:
+        """The views with what presentation mode adds around them: the settings strip and
+        the key numbers above (the side panel is hidden, the plot takes the width), the run
+        buttons and the speed in a row below."""
+        self.settings_strip = QLabel(objectName="settingsStrip")
+        self.settings_strip.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        # As wide as the window makes it, never wider (the text is elided to fit).
+        self.settings_strip.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.band = NumbersBand()
+        self.run_row = QWidget(objectName="runRow")
+        self._run_row_layout = QHBoxLayout(self.run_row)
+        self._run_row_layout.setContentsMargins(4, 0, 4, 0)
+        stage = QWidget()
+        layout = QVBoxLayout(stage)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        for widget in (self.settings_strip, self.band, views, self.run_row):
+            layout.addWidget(widget, 1 if widget is views else 0)
+        for widget in (self.settings_strip, self.band, self.run_row):
+            widget.hide()
+        return stage
 
     def _show_first(self, dataset: Dataset | None) -> None:
         """The panels synced, the data loaded (as saved), the first frame painted."""
@@ -284,6 +302,8 @@ class MainWindow(DocumentWindow):
         self.theory.show_frame(frame)
         self.controls.show_frame(frame)
         self._show_settings_strip(frame)
+        if self.band.isVisible():
+            self.band.show_frame(frame)
         self.controls.set_can_run(
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )
@@ -291,7 +311,7 @@ class MainWindow(DocumentWindow):
     def _show_settings_strip(self, frame: Frame) -> None:
         """The run's settings in one line (elided to the panel's width, whole in its
         tooltip): in presentation mode the learner box is hidden, the class still sees them."""
-        line = settings_line(frame, learner=False)
+        line = settings_line(frame)
         strip = self.settings_strip
         width = max(40, strip.width() - 8)
         strip.setText(strip.fontMetrics().elidedText(line, Qt.TextElideMode.ElideRight, width))
@@ -391,7 +411,19 @@ class MainWindow(DocumentWindow):
         for view in (self.plot, self.theory, self.controls, self.explanation, self.time):
             view.set_presentation(on)
         self.settings_strip.setFont(label_font(on))
-        self.settings_strip.setVisible(on)
+        # The stage's own layout: the key numbers in a band over a full-width plot, the run
+        # row under it; out of it, the side panel with the run box at its foot.
+        run_box = self.controls.run_box
+        if on:
+            self._run_row_layout.addWidget(run_box)
+        else:
+            self._side_layout.addWidget(run_box)
+        self.controls.arrange_run(row=on)
+        for widget in (self.settings_strip, self.band, self.run_row):
+            widget.setVisible(on)
+        self.splitter.widget(1).setVisible(not on)
+        if on:
+            self.band.show_frame(self.controller.frame)
         if self._high_dim is not None:
             self._high_dim.set_presentation(on)
         from simulator.app.lab_window import LabWindow

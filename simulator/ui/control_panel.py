@@ -74,18 +74,20 @@ _BUTTONS = (
         "Next mistake",
         "nextMistakeButton",
         "Run to just after the next mistake (N)",
-        (0, 1, 1, 1),
+        (1, 0, 1, 2),
     ),
-    ("epoch_button", "Epoch", "epochButton", "Run to the end of this epoch (E)", (0, 2, 1, 1)),
-    ("run_button", "Run", "runButton", "Run until converged, or pause (Enter)", (1, 0, 1, 2)),
+    ("epoch_button", "Epoch", "epochButton", "Run to the end of this epoch (E)", (1, 2, 1, 1)),
+    ("run_button", "Run", "runButton", "Run until converged, or pause (Enter)", (0, 1, 1, 1)),
     (
         "reset_button",
         "Reset",
         "resetButton",
         "Back to trial 0 with these settings; the points stay (Ctrl+R)",
-        (1, 2, 1, 1),
+        (0, 2, 1, 1),
     ),
 )
+# Step, Run and Reset on top, short words three abreast, so the panel stays narrow in a
+# lecture hall's type and the plot keeps the room.
 _TIE_TIP = (
     "What a score s = 0 means. mistake: undecided, a mistake whatever y (y·s ≤ 0 "
     "updates, as in Novikoff's proof); positive: predicts +1 (+ iff s ≥ 0, i.e. "
@@ -258,6 +260,8 @@ class ControlPanel(QWidget):
         speed_row.addWidget(self.speed_label)
         speed_row.addWidget(self.speed, 1)
         speed_row.addWidget(self.speed_text)
+        self._speed_row = speed_row
+        self._run_grid = grid
         grid.addLayout(speed_row, 2, 0, 1, 3)
         self.class_toggle = QPushButton(objectName="classToggle")
         self.class_toggle.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -267,6 +271,28 @@ class ControlPanel(QWidget):
         )
         grid.addWidget(self.class_toggle, 3, 0, 1, 3)
         return run
+
+    def arrange_run(self, row: bool) -> None:
+        """The run box as a grid (the side panel: Step, Run, Reset over Next mistake and
+        Epoch, the speed under them) or as one row (presentation's run row, under the
+        plot: the five buttons, then the speed)."""
+        grid = self._run_grid
+        buttons = [getattr(self, attribute) for attribute, *_ in _BUTTONS]
+        for button in buttons:
+            grid.removeWidget(button)
+        grid.removeItem(self._speed_row)
+        order = ("step_button", "run_button", "reset_button", "next_mistake_button", "epoch_button")
+        if row:
+            for column, attribute in enumerate(order):
+                grid.addWidget(getattr(self, attribute), 0, column)
+            grid.addLayout(self._speed_row, 0, len(order), 1, 1)
+            grid.setColumnStretch(len(order), 1)
+        else:
+            for (*_, cell), button in zip(_BUTTONS, buttons, strict=True):
+                grid.addWidget(button, *cell)
+            grid.addLayout(self._speed_row, 2, 0, 1, 3)
+            grid.setColumnStretch(len(order), 0)
+        self.run_box.setTitle("" if row else "Run")
 
     def _connect(self) -> None:
         """Every widget change becomes a request (`setting_requested`)."""

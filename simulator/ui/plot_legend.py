@@ -23,7 +23,16 @@ from simulator.ui.points_item import render_glyph
 
 # The legend's (text, sample glyph) pixel sizes, normal and presentation: full, then
 # compact for a plot too small to keep half the data's size beside the full one.
-LEGEND_TYPES = {False: ((13, 20.0), (11, 14.0)), True: ((16, 20.0), (14, 16.0))}
+# Presentation adds a third: the essentials (the classes, the boundary, w) on one line, for
+# a projector's small plot where the data come first.
+LEGEND_TYPES = {
+    False: ((13, 20.0), (11, 14.0)),
+    True: ((16, 20.0), (14, 16.0), (14, 16.0)),
+}
+ESSENTIALS = 2  # the LEGEND_TYPES level with the essential entries only
+# A legend type is taken when it leaves the data this share of their size without it (a
+# lecture hall wants the data larger).
+LEGEND_KEEPS = {False: 0.5, True: 0.9}
 
 
 class LegendLayout:
@@ -70,20 +79,25 @@ class LegendLayout:
         self._keep_fit()
 
     def _set_legend_type(self, level: int) -> None:
-        """The legend at `LEGEND_TYPES` level (0 full, 1 compact)."""
+        """The legend at `LEGEND_TYPES` level (0 full, 1 compact, 2 the essentials)."""
         if level == self._legend_type:
             return
         self._legend_type = level
         text_px, glyph_px = LEGEND_TYPES[self._presentation][level]
-        self._legend.set_entries(self._legend_entries(glyph_px), pixel_size=text_px)
+        entries = self._legend_entries(glyph_px)
+        if level == ESSENTIALS:
+            entries = entries[: self._essential_count]
+        self._legend.set_entries(entries, pixel_size=text_px)
 
     def _legend_entries(self, glyph_px: float) -> tuple[LegendEntry, ...]:
         """An entry for the classes, for each role drawn (named by `style.ROLES`), w when the
-        boundary is a line, the marks, and the toggled geometry."""
+        boundary is a line, the marks, and the toggled geometry. The first
+        `_essential_count` are the essentials: the classes, the boundary and w."""
         # Samples no taller than the text, so a column of them fits beside the data of a
         # short plot (the ring and diamond of the trial are larger on the plane itself).
         k, size = self.line_scale, min(self.point_size, glyph_px)
         entries = list(self._class_entries(size))
+        self._essential_count = len(entries)
         boundary = {
             "line": "boundary w·x = θ",
             "curve": "boundary f(x) = 0",
@@ -95,6 +109,8 @@ class LegendLayout:
                 entries.append(LegendEntry(text, pen=self._role_pen(role)))
             if role == "boundary" and kind == "line":
                 entries.append(LegendEntry("w (normal)", arrow=style.WEIGHT))
+            if role == "boundary":
+                self._essential_count = len(entries)
         entries += [
             LegendEntry(
                 "misclassified",
@@ -217,7 +233,7 @@ class LegendLayout:
                 scale = min((width - left - edge) / box.width, (height - top - edge) / box.height)
                 if best is None or scale > best[0]:
                     best = (scale, level, side)
-            if best is not None and best[0] >= 0.5 * bare:
+            if best is not None and best[0] >= LEGEND_KEEPS[self._presentation] * bare:
                 break
         if best is not None:
             self._set_legend_type(best[1])
@@ -226,10 +242,11 @@ class LegendLayout:
         self._legend.setVisible(best is not None and best[0] >= 0.25 * bare)
 
     def _edge_px(self) -> float:
-        """Pixels kept on each side of the fitted box: the trial's ring (1.2 glyphs), at
-        most a tenth of the plot (a small exported frame keeps its data large)."""
+        """Pixels kept on each side of the fitted box: with the fitted box's own room
+        (`FIT_ROOM`), enough for the trial's ring at the edge of the data (0.7 glyphs here), at
+        most 6 % of the plot (a small plot keeps its data large)."""
         vb = self.getPlotItem().vb
-        return min(1.2 * self.point_size, 0.1 * min(vb.width(), vb.height()))
+        return min(0.7 * self.point_size, 0.06 * min(vb.width(), vb.height()))
 
     def _room_for_legend(self, box: Box) -> Box:
         """The view range showing `box` whole and as large as it can be, centred in what the

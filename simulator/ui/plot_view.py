@@ -64,6 +64,7 @@ __all__ = ["DEFAULT_SNAP", "SNAP_STEPS", "PlotView"]
 FULL_DETAIL_POINTS = 2000  # up to this many points, full-size glyphs and rings
 SNAP_STEPS = (0.5, 0.25, 0.1)
 DEFAULT_SNAP = 0.5  # the window's clicks land on the board's grid (a view alone: no snap)
+FIT_ROOM = 0.1  # fitting the view leaves this share of the data's size free on each side
 HALO_LEVELS = 4  # ring sizes for a point's α (dual form)
 
 
@@ -165,6 +166,7 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._legend_key: tuple[object, ...] | None = None
         self._legend_side = "top"  # or "left": see _choose_legend_side
         self._legend_type: int | None = None  # the LEGEND_TYPES level shown
+        self._essential_count = 0  # the legend's first entries that are its essentials
         self._fitted: Box | None = None  # what the view last fitted, before the legend's room
         self._fitted_range: list[list[float]] | None = None  # the range set for it
         self._fitted_size = (0.0, 0.0)  # the plot's size in pixels then
@@ -810,14 +812,12 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
             self.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
             self._fitted = None
             return
-        span_x, span_y = max(box.width, 1.0), max(box.height, 1.0)
-        self._show_box(
-            Box(
-                box.x0 - 0.25 * span_x,
-                box.x1 + 0.25 * span_x,
-                box.y0 - 0.25 * span_y,
-                box.y1 + 0.25 * span_y,
-            )
-        )
+        scale = max(box.width, box.height)
+        if scale > 0:  # each axis its share of its own span (a flat cloud: of a quarter)
+            room_x = FIT_ROOM * max(box.width, 0.25 * scale)
+            room_y = FIT_ROOM * max(box.height, 0.25 * scale)
+        else:
+            room_x = room_y = 1.0  # a single point: a unit around it
+        self._show_box(Box(box.x0 - room_x, box.x1 + room_x, box.y0 - room_y, box.y1 + room_y))
         if self._follow:
             self.follow_learner()

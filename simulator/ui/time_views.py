@@ -137,10 +137,18 @@ class TimeViews(QObject):
         if on == self.tabs.isVisible():
             return
         self.tabs.setVisible(on)
+        if on:
+            self._share_area()
+
+    def _share_area(self) -> None:
+        """The charts' part of the column: about a third (at least 240 px), a little less
+        in presentation mode (the band and the run row took their part already)."""
         splitter = getattr(self, "splitter", None)
-        if on and splitter is not None:
+        if splitter is not None:
             total = sum(splitter.sizes())
             share = max(min(240, total // 2), round(0.32 * total))
+            if self._presentation:
+                share = round(0.28 * total)
             splitter.setSizes([total - share, share])
 
     def set_page_visible(self, index: int, on: bool) -> None:
@@ -156,6 +164,8 @@ class TimeViews(QObject):
         """Lecture-hall type for the timeline, the charts and their captions."""
         self._presentation = on
         self.timeline.set_presentation(on)
+        if self.tabs.isVisible():
+            self._share_area()
         font = QFont(self.tabs.font())
         if on:
             font.setPixelSize(style.PRESENTATION_LABEL_PX)

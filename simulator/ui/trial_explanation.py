@@ -20,8 +20,9 @@ class TrialExplanation(QLabel):
     """The arithmetic of the latest trial, under the plot where the class looks.
 
     Its height is the most its texts have needed since the data, the settings or the
-    type size last changed (at least four lines), so the plot above does not bob up and
-    down from trial to trial, and no line is ever cut off.
+    type size last changed (at least four lines, three in presentation mode, where it spans
+    the window), so the plot above does not bob up and down from trial to trial, and no
+    line is ever cut off.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -35,6 +36,7 @@ class TrialExplanation(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._needed = self._longest = 0
         self._key: tuple[object, ...] | None = None
+        self._floor_lines = 4
         self.set_presentation(False)
 
     def set_presentation(self, on: bool) -> None:
@@ -44,6 +46,7 @@ class TrialExplanation(QLabel):
         elif font.pointSizeF() > 0:
             font.setPointSizeF(font.pointSizeF() * 1.25)
         self.setFont(font)
+        self._floor_lines = 3 if on else 4
         self._needed = self._longest = 0
         self._fit()
 
@@ -70,7 +73,7 @@ class TrialExplanation(QLabel):
         if self._needed and size <= self._longest:
             return
         self._longest = max(self._longest, size)
-        lines = 4 * self.fontMetrics().lineSpacing() + 14
+        lines = self._floor_lines * self.fontMetrics().lineSpacing() + 14
         need = max(lines, self.heightForWidth(self.width()))
         self._needed = max(self._needed, need)
         if self.minimumHeight() != self._needed:

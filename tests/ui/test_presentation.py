@@ -14,6 +14,7 @@ from PySide6.QtGui import QFontInfo, QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel
 
 from simulator.engine import Settings, load_preset
+from simulator.presentation.format import format_vector
 from simulator.ui import style
 from simulator.ui.panels import ValueLabel
 from tests.helpers.driven import deliver_posted_events
@@ -94,7 +95,16 @@ def test_every_value_is_on_screen_and_whole(
     for frame in (window.controller.frame, longest_numbers(window.controller.frame)):
         window.controller.frame_changed.emit(frame)
         settle(qtbot, window, size)
-        for name in VALUES:
+        if presentation:  # the numbers are in the band over the plot, the panel is hidden
+            assert not window.side_scroll.isVisible()
+            for cell in ("gamma", "radius", "bound", "mistakes", "trial", "epoch"):
+                label = window.band.values[cell]
+                place = QRect(label.mapTo(window, QPoint(0, 0)), label.size())
+                assert label.isVisible() and window.rect().contains(place), cell
+                assert shown_whole(label), (cell, label.text())
+            weights = window.band.values["weights"]
+            assert weights.toolTip().replace(" |", ",") == format_vector(frame.snapshot.weights)
+        for name in () if presentation else VALUES:
             label = window.findChild(QLabel, name)
             if name == "gaugeValue" and frame.mistake_bound is None:
                 assert not label.isVisible()
@@ -150,11 +160,12 @@ def test_presentation_type_is_lecture_hall_size(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert window.presentation_action.isChecked()
     settle(qtbot, window, (1024, 768))
-    side = window.splitter.widget(1)  # the panel, its run buttons and the settings strip
+    side = window.run_row  # the run buttons and the speed
     shown = [
         w for w in side.findChildren(QLabel) + side.findChildren(QAbstractButton) if w.isVisible()
     ]
-    assert len(shown) >= 20
+    shown += [window.settings_strip, window.band.status, *window.band.values.values()]
+    assert len(shown) >= 16 and all(w.isVisible() for w in shown)
     for widget in shown:
         assert QFontInfo(widget.font()).pixelSize() >= 24, (widget.objectName(), widget.text())
     for box in side.findChildren(QGroupBox):
@@ -165,7 +176,7 @@ def test_presentation_type_is_lecture_hall_size(qtbot, window):
     assert QFontInfo(window.plot.tick_font()).pixelSize() >= 18
     # The learner settings are hidden; the rule is named instead.
     assert not window.controls.learner_box.isVisible()
-    assert window.theory.rule_title.isVisible()
+    assert window.settings_strip.toolTip().startswith("Perceptron (η = 1)")
     assert window.theory.rule_title.text().startswith("Perceptron")
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert not window.presentation_action.isChecked()

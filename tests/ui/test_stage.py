@@ -219,3 +219,38 @@ def test_a_fast_run_does_not_glide(qtbot, window):
     assert not window.plot.gliding and window.plot._glide_ms == 0
     window.controller.pause()
     assert window.plot._glide_ms == 300
+
+
+def _span(window):
+    """The share of the plot's width and of its height the points span, as drawn."""
+    import numpy as np
+
+    plot = window.plot
+    vb = plot.getPlotItem().vb
+    points = window.controller.dataset.points
+    (x0, x1), (y0, y1) = vb.viewRange()
+    width = (np.ptp(points[:, 0]) / (x1 - x0)) if len(points) else 0.0
+    height = (np.ptp(points[:, 1]) / (y1 - y0)) if len(points) else 0.0
+    return float(width), float(height)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_fills_the_plot_at_1024_by_768_in_presentation(qtbot, window, name):
+    window.presentation_action.setChecked(True)
+    _at(qtbot, window, (1024, 768))
+    window.load_preset(name)  # as loaded: the data fill the plot (Follow may zoom out later
+    _at(qtbot, window, (1024, 768))  # to show a boundary far from them)
+    if window.controller.dataset.dimension == 2:
+        width, height = _span(window)
+        assert max(width, height) >= 0.6, (width, height)
+    for _ in range(5):
+        window.controller.step()
+    _at(qtbot, window, (1024, 768))
+    for button in (window.controls.step_button, window.controls.run_button):
+        assert _on_screen(window, button), button.objectName()
+    for label in window.theory.findChildren(type(window.theory.gamma)):
+        if label.isVisible() and not label.wordWrap():
+            assert label.fontMetrics().horizontalAdvance(label.text()) <= label.width(), (
+                label.objectName(),
+                label.text(),
+            )
