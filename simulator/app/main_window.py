@@ -27,6 +27,7 @@ from simulator.app import preferences
 from simulator.app.autosave import Autosaver
 from simulator.app.documents import DocumentWindow
 from simulator.app.menus import build_menus
+from simulator.app.preset_bar import build_preset_bar
 from simulator.app.view_menu import fit_side_panel, shortcuts_html
 from simulator.engine import Dataset, Settings
 from simulator.presentation.frame import Frame, settings_line
@@ -107,6 +108,7 @@ class MainWindow(DocumentWindow):
         self.time = TimeViews(self.controller, self)  # timeline, charts, ledger
         self._lay_out()
         build_menus(self)
+        self.preset_bar = build_preset_bar(self)
         self.plot.set_snap(DEFAULT_SNAP)  # as the menu's checked grid says
         self._update_glide()
         self._on_selection(None)  # nothing selected yet: nothing to delete or flip
@@ -422,6 +424,7 @@ class MainWindow(DocumentWindow):
         for widget in (self.settings_strip, self.band, self.run_row):
             widget.setVisible(on)
         self.splitter.widget(1).setVisible(not on)
+        self.preset_bar.setVisible(not on)
         if on:
             self.band.show_frame(self.controller.frame)
         if self._high_dim is not None:

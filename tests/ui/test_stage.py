@@ -254,3 +254,34 @@ def test_every_preset_fills_the_plot_at_1024_by_768_in_presentation(qtbot, windo
                 label.objectName(),
                 label.text(),
             )
+
+
+def test_the_presets_are_one_click_away_with_thumbnails(qtbot, window):
+    from PySide6.QtWidgets import QToolBar, QToolButton
+
+    from tests.helpers.driven import deliver_posted_events
+
+    bar = window.findChild(QToolBar, "presetBar")
+    assert bar is not None and bar.isVisible()
+    deliver_posted_events()
+    qtbot.waitUntil(lambda: all(not a.icon().isNull() for a in bar.actions()[1:]))
+    names = [a.objectName() for a in bar.actions()[1:]]
+    assert names == [f"preset_{name}" for name in PRESETS]
+    button = bar.widgetForAction(bar.actions()[names.index("preset_xor") + 1])
+    assert isinstance(button, QToolButton)
+    button.click()
+    assert len(window.controller.dataset) == len(load_preset("xor"))
+    window.presentation_action.setChecked(True)
+    assert not bar.isVisible()
+
+
+def test_a_thumbnail_draws_each_class_in_its_colour():
+    from PySide6.QtGui import QColor
+
+    from simulator.app.preset_bar import thumbnail
+    from simulator.ui import style
+
+    image = thumbnail(load_preset("xor"), 40).toImage()
+    colours = {image.pixelColor(x, y).name() for x in range(40) for y in range(40)}
+    for colour in style.class_colours(2):
+        assert QColor(colour).name() in colours
