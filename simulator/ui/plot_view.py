@@ -403,9 +403,9 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         label = self._new_point_label
         if ds is None or len(ds.classes) == 2 or label not in ds.classes:
             here, other = ("+1", "−1") if label > 0 else ("−1", "+1")
-            text = f"Left click: a {here} point    Right click: a {other} point"
+            text = f"Left click: a {here} point\nRight click: a {other} point"
         else:
-            text = f"Left click: a point of class {class_text(ds, label)}    Keys 1–9: the class"
+            text = f"Left click: a point of class {class_text(ds, label)}\nKeys 1–9: the class"
         self._hint.setText(text)
 
     @property
@@ -532,7 +532,8 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._grid.setData(np.concatenate((px, qx)), np.concatenate((py, qy)))
 
     def _place_hint(self) -> None:
-        center = self.view_box().center
+        """The empty plot's hint in the middle of what the legend leaves free."""
+        center = self.drawing_box().center
         self._hint.setPos(QPointF(float(center[0]), float(center[1])))
 
     def _set_line(self, line: pg.InfiniteLine, geometry: InputLine | None) -> None:

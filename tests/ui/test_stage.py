@@ -285,3 +285,18 @@ def test_a_thumbnail_draws_each_class_in_its_colour():
     colours = {image.pixelColor(x, y).name() for x in range(40) for y in range(40)}
     for colour in style.class_colours(2):
         assert QColor(colour).name() in colours
+
+
+def test_at_800_by_600_the_hint_is_clear_of_the_legend_and_the_timeline_keeps_room(qtbot, window):
+    from PySide6.QtCore import QPointF
+
+    _at(qtbot, window, (800, 600))
+    plot = window.plot
+    assert plot.hint_visible
+    hint = plot._hint.mapRectToScene(plot._hint.boundingRect())
+    legend = plot.legend_rect()
+    assert legend is None or not legend.intersects(hint)
+    view = plot.getPlotItem().vb.sceneBoundingRect()
+    assert view.contains(hint), (view, hint)
+    assert QPointF(hint.center()) != QPointF(0, 0)
+    assert window.time.timeline.slider.width() >= 60
