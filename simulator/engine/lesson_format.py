@@ -22,6 +22,7 @@ from simulator.engine.session import settings_from_json
 __all__ = [
     "ASKS",
     "GOTOS",
+    "MAX_CHOICES",
     "MAX_LESSON_TRIALS",
     "SHIPPED",
     "SHOW",
@@ -64,6 +65,7 @@ SHOW = (
 """The view toggles a step may set (each true or false; the others stay as they are)."""
 
 ASKS = ("mistake", "boundary")
+MAX_CHOICES = 6
 GOTOS = ("trial", "mistake", "epoch", "converged")
 MAX_LESSON_TRIALS = 1_000_000
 """The furthest a lesson's run goes to find a goto's trial."""
@@ -337,6 +339,8 @@ def _question(raw: Mapping[str, Any], where: str) -> Question | None:
         or not all(isinstance(c, str) and c.strip() for c in choices)
     ):
         raise LessonError(f"{where}: choices must be two or more texts")
+    if len(choices) > MAX_CHOICES:
+        raise LessonError(f"{where}: choices: at most {MAX_CHOICES}")
     if isinstance(answer, bool) or answer is None:
         raise LessonError(f"{where}: answer: give the right choice's text or its number")
     if isinstance(answer, int):

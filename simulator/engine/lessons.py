@@ -47,6 +47,7 @@ from __future__ import annotations
 from simulator.engine.lesson_format import (
     ASKS,
     GOTOS,
+    MAX_CHOICES,
     MAX_LESSON_TRIALS,
     SHIPPED,
     SHOW,
@@ -68,6 +69,7 @@ from simulator.engine.lesson_writer import append_step
 __all__ = [
     "ASKS",
     "GOTOS",
+    "MAX_CHOICES",
     "MAX_LESSON_TRIALS",
     "PLACEHOLDERS",
     "SHIPPED",

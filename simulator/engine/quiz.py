@@ -26,6 +26,7 @@ __all__ = [
     "BOUNDARY_TOLERANCE",
     "Quiz",
     "Verdict",
+    "answer_text",
     "judge",
     "line_angle",
     "line_through",
@@ -95,6 +96,15 @@ def judge(state: StepState, response: object) -> Verdict:
         f"{'Close' if right else 'Not quite'}: your line is {angle:.0f}° from the true one.",
         angle,
     )
+
+
+def answer_text(state: StepState, verdict: str = "") -> str:
+    """What a revealed answer says: the verdict on the class's answer (if any), then the
+    step's own reveal text, or the engine's words when the step has none."""
+    if state.question is None:
+        return ""
+    told = " ".join(state.reveal.split()) or state.answer_text
+    return f"{verdict} {told}" if verdict else f"Answer: {told}"
 
 
 class Quiz:
