@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QAction, QKeySequence, QMouseEvent
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QVBoxLayout, QWidget
 
 from simulator.engine import Simulation
 from simulator.engine.lessons import (
@@ -40,6 +40,7 @@ from simulator.engine.lessons import (
 )
 from simulator.engine.quiz import Quiz, answer_text
 from simulator.ui import style
+from simulator.ui.highdim_view import HighDimView
 from simulator.ui.lesson_panel import LessonPanel, StepView, step_text
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ class LessonMode(QObject):
         self._overlay: list[pg.GraphicsObject] = []
         self._toggles_before: dict[str, bool] = {}
         self._catcher = _ClickCatcher(self)
+        self._column: QWidget | None = None
         self.next_action = self._key_action("Next lesson step", ("PgDown", "Right"), self.next)
         self.back_action = self._key_action("Previous lesson step", ("PgUp", "Left"), self.back)
 
@@ -146,12 +148,12 @@ class LessonMode(QObject):
             [step_text(s.text, s.choices) for s in self.states],
             [self._answer_text(s, longest_verdict) for s in self.states],
         )
-        panel.show()
-        self.window.explanation.hide()  # the lesson's text takes its place
         for action in (self.next_action, self.back_action):
             action.setEnabled(True)
         self.window.leave_lesson_action.setEnabled(True)
-        self._go(0)
+        self._go(0)  # painted before it shows: its first layout is the step's
+        panel.show()
+        self._show_explanations(False)  # the lesson's text takes their place
         self.window.statusBar().showMessage(f"Lesson: {lesson.title}", 6000)
         return True
 
@@ -165,13 +167,20 @@ class LessonMode(QObject):
             self._toggle_actions()[name].setChecked(on)
         if self.panel is not None:
             self.panel.hide()
-        self.window.explanation.show()
+        self._show_explanations(True)
         for action in (self.next_action, self.back_action):
             action.setEnabled(False)
         self.window.leave_lesson_action.setEnabled(False)
         title = self.lesson.title if self.lesson else ""
         self.lesson, self.states = None, []
         self.window.statusBar().showMessage(f"Left the lesson {title!r}: free play.", 6000)
+
+    def _show_explanations(self, on: bool) -> None:
+        """The trial's arithmetic under the plane and in the high-dimensional view."""
+        self.window.explanation.setVisible(on)
+        high_dim = self.window.findChild(HighDimView)
+        if high_dim is not None:
+            high_dim.explanation.setVisible(on)
 
     def _panel(self) -> LessonPanel:
         if self.panel is None:
@@ -181,10 +190,19 @@ class LessonMode(QObject):
             panel.leave_requested.connect(self.leave)
             panel.mistake_answered.connect(self.answer)
             panel.choice_answered.connect(self.answer)
-            splitter = self.window.time.splitter  # under the views, above the charts
-            splitter.insertWidget(1, panel)
-            splitter.setStretchFactor(1, 0)
-            splitter.setCollapsible(1, False)
+            # Under the views (plane or high-dimensional), above the charts: the views'
+            # pane of the time splitter becomes the views and the panel in a column.
+            splitter = self.window.time.splitter
+            views = self.window.views
+            column = QWidget(objectName="lessonColumn")
+            layout = QVBoxLayout(column)
+            layout.setContentsMargins(0, 0, 0, 0)
+            layout.setSpacing(0)
+            splitter.replaceWidget(splitter.indexOf(views), column)
+            layout.addWidget(views, 1)
+            layout.addWidget(panel)
+            views.show()
+            self._column = column  # PySide's replaceWidget leaves the new pane to Python
             presentation = self.window.presentation_action
             panel.set_presentation(presentation.isChecked())
             presentation.toggled.connect(panel.set_presentation)
@@ -227,6 +245,7 @@ class LessonMode(QObject):
             self._toggle_actions()[name].setChecked(on)
         revealed = self.quiz.revealed(state.number)
         fresh = self._show_run(state, state.reveal_trial if revealed else state.trial)
+        self._show_explanations(False)  # the high-dimensional view may be new
         if fresh:
             self.window.plot.fit_view()
         if revealed:

@@ -21,6 +21,7 @@ from simulator.engine.session import settings_from_json
 
 __all__ = [
     "ASKS",
+    "CHOICE_LETTERS",
     "GOTOS",
     "MAX_CHOICES",
     "MAX_LESSON_TRIALS",
@@ -66,6 +67,8 @@ SHOW = (
 
 ASKS = ("mistake", "boundary")
 MAX_CHOICES = 6
+CHOICE_LETTERS = "ABCDEF"
+"""Choices are lettered in this order, in the window and on slides."""
 GOTOS = ("trial", "mistake", "epoch", "converged")
 MAX_LESSON_TRIALS = 1_000_000
 """The furthest a lesson's run goes to find a goto's trial."""

@@ -13,6 +13,7 @@ from simulator.engine.drawables import Line
 from simulator.engine.features import InputLine
 from simulator.engine.learners import LEARNERS, parameter_of
 from simulator.engine.lesson_format import (
+    CHOICE_LETTERS,
     MAX_LESSON_TRIALS,
     Goto,
     Lesson,
@@ -216,7 +217,7 @@ class _Player:
         """The engine's answer and what it says; moves the run to the trial that shows it."""
         if question.kind == "choice":
             assert question.answer is not None
-            return question.answer, f"The answer: {choices[question.answer]}"
+            return question.answer, f"{CHOICE_LETTERS[question.answer]}, {choices[question.answer]}"
         if question.kind == "mistake":
             return _next_verdict(sim)
         return _next_line(sim, where)

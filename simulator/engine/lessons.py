@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from simulator.engine.lesson_format import (
     ASKS,
+    CHOICE_LETTERS,
     GOTOS,
     MAX_CHOICES,
     MAX_LESSON_TRIALS,
@@ -68,6 +69,7 @@ from simulator.engine.lesson_writer import append_step
 
 __all__ = [
     "ASKS",
+    "CHOICE_LETTERS",
     "GOTOS",
     "MAX_CHOICES",
     "MAX_LESSON_TRIALS",

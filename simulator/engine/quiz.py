@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from simulator.engine.features import InputLine
-from simulator.engine.lessons import StepState
+from simulator.engine.lessons import CHOICE_LETTERS, StepState
 
 __all__ = [
     "BOUNDARY_TOLERANCE",
@@ -82,7 +82,8 @@ def judge(state: StepState, response: object) -> Verdict:
         if not 0 <= response < len(state.choices):
             raise ValueError(f"choice {response} of {len(state.choices)}")
         right = response == state.answer
-        return Verdict(right, f"{'Right' if right else 'Not quite'}: {state.choices[response]}")
+        said = f"{CHOICE_LETTERS[response]}, {state.choices[response]}"
+        return Verdict(right, f"{'Right' if right else 'Not quite'}: you said {said}.")
     if not isinstance(response, tuple | list) or len(response) != 2:
         raise TypeError("a boundary question takes two points (p, q) on the guessed line")
     guess = line_through(response[0], response[1])
@@ -99,12 +100,20 @@ def judge(state: StepState, response: object) -> Verdict:
 
 
 def answer_text(state: StepState, verdict: str = "") -> str:
-    """What a revealed answer says: the verdict on the class's answer (if any), then the
-    step's own reveal text, or the engine's words when the step has none."""
+    """What a revealed answer says: the verdict on the class's answer, or "Answer:" and
+    the engine's answer when none was given; then the step's own reveal text (or, without
+    one, the engine's words on the trial)."""
     if state.question is None:
         return ""
-    told = " ".join(state.reveal.split()) or state.answer_text
-    return f"{verdict} {told}" if verdict else f"Answer: {told}"
+    reveal = " ".join(state.reveal.split())
+    if verdict:
+        return f"{verdict} {reveal or state.answer_text}"
+    if not reveal:
+        return f"Answer: {state.answer_text}"
+    short = {"mistake": "a mistake." if state.answer else "no mistake, right."}.get(
+        state.question.kind, state.answer_text + "."
+    )
+    return f"Answer: {short} {reveal}"
 
 
 class Quiz:

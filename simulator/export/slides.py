@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 
 from simulator.engine import Simulation
-from simulator.engine.lessons import Lesson, StepState
+from simulator.engine.lessons import CHOICE_LETTERS, Lesson, StepState
 from simulator.engine.quiz import answer_text
 from simulator.export.interrupt import StopFlag, exit_status
 from simulator.export.options import ExportOptions
@@ -42,7 +42,7 @@ def slide_html(lesson: Lesson, state: StepState, total: int) -> str:
         f"<p>{html.escape(' '.join(state.text.split()))}</p>",
     ]
     if state.choices:
-        letters = "ABCDEFGHIJ"
+        letters = CHOICE_LETTERS
         items = " &nbsp; ".join(
             f"<b>{letters[i]}</b> {html.escape(c)}" for i, c in enumerate(state.choices)
         )

@@ -24,13 +24,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simulator.engine.lessons import MAX_CHOICES
+from simulator.engine.lessons import CHOICE_LETTERS, MAX_CHOICES
 from simulator.ui import style
 
 __all__ = ["LETTERS", "MAX_CHOICES", "LessonPanel", "StepView", "step_text"]
 
-LETTERS = "ABCDEF"
+LETTERS = CHOICE_LETTERS
 SPACING = 4
+MIN_LAID_OUT = 320  # narrower than this, the panel is not laid out yet: measure its pane
+MAX_SHARE = 0.5  # of the window's height at most (a longer text is cut, not the plot)
 
 
 def step_text(text: str, choices: Sequence[str] = ()) -> str:
@@ -103,6 +105,7 @@ class LessonPanel(QWidget):
         self.leave.clicked.connect(self.leave_requested)
         way = QHBoxLayout()
         for button in (self.yes, self.no, *self.choices):
+            button.hide()  # until a step asks (hidden, they claim no width)
             way.addWidget(button)
         way.addStretch(1)
         way.addWidget(self.score)
@@ -160,6 +163,12 @@ class LessonPanel(QWidget):
         self.text.setFont(text)
         for button in (self.yes, self.no, *self.choices, self.back, self.next, self.leave):
             button.setFont(small)
+        # Short buttons only as wide as their text: the row must fit a narrow column.
+        metrics = QFontMetrics(small)
+        for button in (*self.choices, self.leave):
+            button.setFixedWidth(metrics.horizontalAdvance("W") + 28)
+        for button in (self.yes, self.no):
+            button.setFixedWidth(metrics.horizontalAdvance("Yes") + 32)
         self._fit()
 
     def reserve(self, texts: Sequence[str], answers: Sequence[str] = ()) -> None:
@@ -170,7 +179,11 @@ class LessonPanel(QWidget):
 
     def _fit(self) -> None:
         margins = self.layout().contentsMargins()
-        width = max(200, self.width() - margins.left() - margins.right())
+        width = self.width()
+        parent = self.parentWidget()
+        if parent is not None and (not self.isVisible() or width < MIN_LAID_OUT):
+            width = parent.width()  # not laid out yet: the pane it will fill
+        width = max(MIN_LAID_OUT, width) - margins.left() - margins.right()
         flags = int(Qt.TextFlag.TextWordWrap)
         room = QRect(0, 0, width, 100_000)
 
@@ -184,7 +197,11 @@ class LessonPanel(QWidget):
         head = max(QFontMetrics(self.title.font()).lineSpacing(), self.leave.sizeHint().height())
         buttons = self.next.sizeHint().height()
         spacing = 4 * SPACING + margins.top() + margins.bottom()
-        self.setFixedHeight(head + text + answer + buttons + spacing + 4)
+        height = head + text + answer + buttons + spacing + 4
+        window = self.window()
+        if window is not self and window.height() > 0:
+            height = min(height, round(MAX_SHARE * window.height()))  # the plot keeps room
+        self.setFixedHeight(height)
         self._elide_title()
 
     def _elide_title(self) -> None:

@@ -62,7 +62,7 @@ def test_a_choice_is_right_only_for_the_answer(states):
     state = states[3]
     assert [judge(state, i).right for i in range(3)] == [False, True, False]
     k = sum(_truth(2))  # the mistakes by then: the choice is filled with the run's k
-    assert judge(state, 1).text.endswith(f"second {k}")
+    assert judge(state, 1).text.endswith(f"B, second {k}.")
 
 
 def test_a_boundary_guess_is_judged_by_its_angle_to_the_true_line(states):
@@ -131,3 +131,13 @@ def test_the_score_counts_the_first_answer_to_each_question(states):
     assert quiz.score_text() == "Score 1 of 2"
     assert quiz.verdict(1) is None and quiz.verdict(2).right and not quiz.verdict(3).right
     assert quiz.revealed(4) and not quiz.revealed(5)
+
+
+def test_a_revealed_answer_says_the_engine_s_answer_then_the_reveal(states):
+    from simulator.engine.quiz import answer_text
+
+    first = states[1]  # "A mistake?" without a reveal text: the engine's words
+    assert answer_text(first).startswith("Answer: Trial 1: point #1")
+    assert answer_text(first, "Right: you said a mistake.").startswith("Right:")
+    assert answer_text(states[3]) == f"Answer: B, {states[3].choices[1]}"
+    assert answer_text(states[0]) == ""
