@@ -257,7 +257,12 @@ class LessonMode(QObject):
 
     def _show_run(self, state: StepState, trial: int) -> bool:
         """The step's run at `trial` in the window; True when it is a new run."""
-        fresh = self._run is None or self._run_start(state) != self._run[0]
+        fresh = (
+            self._run is None
+            or self._run_start(state) != self._run[0]
+            # Points edited meanwhile (the run went on over them): the lesson's own again.
+            or self._run[1].dataset != state.dataset
+        )
         if fresh:
             run = Simulation.from_settings(state.dataset, state.settings)
             self._run = (self._run_start(state), run)

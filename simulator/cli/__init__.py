@@ -215,7 +215,14 @@ def _lesson_command(options: argparse.Namespace) -> Command:
             "name a lesson (python main.py lesson --list shows them) or a lesson .toml file"
         )
     lesson, states = _played(options.lesson)
-    return Command(None, None, lesson=lesson, lesson_states=states)
+    return Command(
+        None,
+        None,
+        lesson=lesson,
+        lesson_states=states,
+        screenshot=options.screenshot,  # the window's options, given before `lesson`
+        screenshot_delay=options.screenshot_delay,
+    )
 
 
 _NOT_WITH_LESSON = (

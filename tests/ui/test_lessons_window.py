@@ -199,3 +199,13 @@ def test_lessons_that_show_charts_and_losses_page_through(window, name):
     for number in range(1, len(states) + 1):
         window.lessons.go_to(number)
         _shows(window, states[number - 1], states[number - 1].trial)
+
+
+def test_points_edited_in_a_lesson_give_way_to_the_lesson_s_own(qtbot, window):
+    lesson = load_lesson("or-bound")
+    states = play(lesson)
+    window.lessons.open(lesson, states)
+    window.controller.add_point(2.0, 2.0, 1)  # the teacher adds a point mid-lesson
+    assert len(window.controller.dataset) == len(states[0].dataset) + 1
+    window.lessons.go_to(3)
+    _shows(window, states[2], states[2].trial)
