@@ -283,6 +283,19 @@ def display_problem(environ: Mapping[str, str], platform: str) -> str | None:
     )
 
 
+def _export_lesson(command: Command, stop: StopFlag) -> int:
+    """`export --lesson`: the slides (see `simulator.export.slides`)."""
+    from simulator.export.slides import export_lesson_main
+
+    assert command.lesson is not None and command.export is not None  # parse() insists
+    try:
+        return export_lesson_main(
+            command.lesson, command.lesson_states, command.export, quiet=command.quiet, stop=stop
+        )
+    finally:
+        ignore_signals()  # what is left is exiting: a late signal must not cut it short
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     stop = StopFlag()
@@ -305,18 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             ignore_signals()
     if command.export is not None and command.lesson is not None:
-        from simulator.export.slides import export_lesson_main
-
-        try:
-            return export_lesson_main(
-                command.lesson,
-                command.lesson_states,
-                command.export,
-                quiet=command.quiet,
-                stop=stop,
-            )
-        finally:
-            ignore_signals()
+        return _export_lesson(command, stop)
     if command.export is not None:
         from simulator.export.headless import export_main
 
