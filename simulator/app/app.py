@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, QtMsgType, qInsta
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from simulator.engine import Dataset, Settings
+from simulator.engine.lessons import Lesson, StepState
 from simulator.engine.session import Session
 
 __all__ = ["run_app"]
@@ -68,6 +69,8 @@ def run_app(
     session_file: Path | None = None,
     session: Session | None = None,
     recover: bool = False,
+    lesson: Lesson | None = None,
+    lesson_states: tuple[StepState, ...] = (),
 ) -> int:
     """Open the window on `dataset` with `settings`; returns the exit status.
 
@@ -75,7 +78,8 @@ def run_app(
     seconds, then quit. `session` (read from `session_file`): open it. `recover`: restore
     the autosave of a run that did not end cleanly; without it the window asks (unless
     it only takes a screenshot). `settings` None means none were given: the window
-    starts with the settings it remembers from last time.
+    starts with the settings it remembers from last time. `lesson` (played as
+    `lesson_states`): open the window in it.
     """
     import pyqtgraph as pg
 
@@ -101,6 +105,8 @@ def run_app(
         QTimer.singleShot(0, window.recover)
     elif session is not None and session_file is not None:
         QTimer.singleShot(0, lambda: window.open_session(session_file, session=session))
+    elif lesson is not None:
+        QTimer.singleShot(0, lambda: window.open_lesson(lesson, lesson_states))
     elif screenshot is None:
         QTimer.singleShot(0, window.offer_recovery)
     if screenshot is not None:

@@ -26,10 +26,12 @@ from simulator import __version__
 from simulator.app import preferences
 from simulator.app.autosave import Autosaver
 from simulator.app.documents import DocumentWindow
+from simulator.app.lesson_mode import LessonMode
 from simulator.app.menus import build_menus
 from simulator.app.preset_bar import build_preset_bar
 from simulator.app.view_menu import fit_side_panel, shortcuts_html
-from simulator.engine import Dataset, Settings
+from simulator.engine import Dataset, Settings, Simulation
+from simulator.engine.lessons import Lesson, StepState
 from simulator.presentation.frame import Frame, settings_line
 from simulator.ui.class_points import class_label
 from simulator.ui.controller import SimulationController
@@ -83,6 +85,10 @@ class MainWindow(DocumentWindow):
     epoch_action: QAction
     reset_action: QAction
     lab_action: QAction
+    # Made by `lesson_mode.lessons_menu` (the Lessons menu).
+    lessons: LessonMode
+    save_lesson_step_action: QAction
+    leave_lesson_action: QAction
 
     def __init__(
         self,
@@ -368,6 +374,18 @@ class MainWindow(DocumentWindow):
         lab.show()
         lab.raise_()
         lab.activateWindow()
+
+    def open_lesson(self, lesson: Lesson, states: tuple[StepState, ...] = ()) -> bool:
+        """Lessons → a lesson: the lesson panel under the plot, at step 1 (`lesson_mode`)."""
+        return self.lessons.open(lesson, states)
+
+    def show_lesson_run(self, simulation: Simulation, name: str) -> bool:
+        """A lesson step's run shown as it is (one undo step); its points count as saved,
+        as a preset's do (they are in the lesson file)."""
+        if not self.controller.load_run(simulation, "Lesson step"):
+            return False
+        self._set_document(None, name)
+        return True
 
     # -- never crash -------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from simulator.app.lesson_mode import lessons_menu
 from simulator.engine import PRESET_TITLES, PRESETS
 from simulator.engine.dataset import MAX_CLASSES
 from simulator.ui.plot_view import DEFAULT_SNAP, SNAP_STEPS
@@ -297,6 +298,7 @@ MENUS: tuple[tuple[str, tuple[Entry, ...]], ...] = (
             Item("Rese&t", "controller.reset", "Ctrl+R", attr="reset_action"),
         ),
     ),
+    ("&Lessons", (Built(lessons_menu),)),
     (
         "&Tools",
         (Item("&Winnow vs Perceptron lab…", "open_lab", attr="lab_action", name="labAction"),),

@@ -29,6 +29,7 @@ from simulator.engine import (
     load_dataset,
     load_preset,
 )
+from simulator.engine.lessons import Lesson, LessonError, StepState, lesson_names, load_lesson, play
 from simulator.engine.session import Session, load_session
 from simulator.export.checks import (
     MP4_INSTALL_HINT,
@@ -64,6 +65,9 @@ class Command:
     session: Session | None = None
     recover: bool = False
     lab: LabOptions | None = None  # the Winnow lab (`lab`): no window, no dataset
+    lesson: Lesson | None = None  # `lesson NAME` (the window) or `export --lesson NAME`
+    lesson_states: tuple[StepState, ...] = ()  # the lesson played (checked before Qt)
+    list_lessons: bool = False  # `lesson --list`
 
 
 def resolve_dataset(spec: str) -> Dataset:
@@ -105,14 +109,19 @@ def _settings(options: argparse.Namespace, dataset: Dataset | None) -> Settings:
     return settings
 
 
-def _export_options(options: argparse.Namespace, dataset: Dataset | None) -> ExportOptions:
+def _export_options(
+    options: argparse.Namespace, dataset: Dataset | None, *, lesson: bool = False
+) -> ExportOptions:
     """The export's options, every path checked: UsageError for a bad argument,
-    CannotWrite where the file system refuses."""
-    if dataset is None:
-        raise UsageError("export needs --dataset PRESET_OR_FILE")
-    problem = plane_problem(dataset)
-    if problem is not None:
-        raise UsageError(f"{options.dataset}: {problem}")
+    CannotWrite where the file system refuses. A lesson brings its own data."""
+    if not lesson:
+        if dataset is None:
+            raise UsageError("export needs --dataset PRESET_OR_FILE (or --lesson NAME)")
+        if options.trials is None and not options.until_converged:
+            raise UsageError("one of the arguments --trials --until-converged is required")
+        problem = plane_problem(dataset)
+        if problem is not None:
+            raise UsageError(f"{options.dataset}: {problem}")
     export = ExportOptions(
         folder=options.out,
         trials=options.trials,
@@ -160,6 +169,10 @@ def parse(argv: Sequence[str] | None = None) -> Command:
     try:
         if options.command == "lab":
             return Command(None, DEFAULTS, lab=lab_options(options))
+        if options.command == "lesson":
+            return _lesson_command(options)
+        if exporting and options.lesson is not None:
+            return _lesson_export(options, argv)
         dataset = resolve_dataset(options.dataset) if options.dataset else None
         settings = _settings(options, dataset)
         if exporting:
@@ -180,6 +193,65 @@ def parse(argv: Sequence[str] | None = None) -> Command:
         session=session,
         recover=options.recover,
     )
+
+
+def _played(spec: str) -> tuple[Lesson, tuple[StepState, ...]]:
+    """A lesson read and played to its end (a bad one is a UsageError of one line)."""
+    try:
+        lesson = load_lesson(spec)
+        return lesson, tuple(play(lesson))
+    except LessonError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _lesson_command(options: argparse.Namespace) -> Command:
+    """`lesson --list` or `lesson NAME_OR_FILE`."""
+    if options.list:
+        if options.lesson is not None:
+            raise UsageError("give --list or a lesson, not both")
+        return Command(None, None, list_lessons=True)
+    if options.lesson is None:
+        raise UsageError(
+            "name a lesson (python main.py lesson --list shows them) or a lesson .toml file"
+        )
+    lesson, states = _played(options.lesson)
+    return Command(
+        None,
+        None,
+        lesson=lesson,
+        lesson_states=states,
+        screenshot=options.screenshot,  # the window's options, given before `lesson`
+        screenshot_delay=options.screenshot_delay,
+    )
+
+
+_NOT_WITH_LESSON = (
+    "--dataset", "--trials", "--until-converged", "--max-trials", "--every", "--explain",
+    "--charts",
+)  # fmt: skip
+
+
+def _lesson_export(options: argparse.Namespace, argv: Sequence[str]) -> Command:
+    """`export --lesson NAME --out DIR`: checked like an export, the lesson played."""
+    refused = set(_NOT_WITH_LESSON)
+    refused.update(f for a in build_parser().learner_actions for f in a.option_strings)
+    given = [a.split("=")[0] for a in argv if a.split("=")[0] in refused]
+    if given:
+        raise UsageError(f"--lesson brings its own data, settings and steps; leave out {given[0]}")
+    lesson, states = _played(options.lesson)
+    export = _export_options(options, None, lesson=True)
+    return Command(None, None, export, quiet=options.quiet, lesson=lesson, lesson_states=states)
+
+
+def print_lessons() -> int:
+    """`lesson --list`: one line per shipped lesson, `name: title`."""
+    for name in lesson_names():
+        try:
+            title = load_lesson(name).title
+        except LessonError as exc:
+            title = f"(cannot be read: {exc})"
+        print(f"{name}: {title}")
+    return 0
 
 
 def _session(options: argparse.Namespace) -> Session | None:
@@ -211,6 +283,19 @@ def display_problem(environ: Mapping[str, str], platform: str) -> str | None:
     )
 
 
+def _export_lesson(command: Command, stop: StopFlag) -> int:
+    """`export --lesson`: the slides (see `simulator.export.slides`)."""
+    from simulator.export.slides import export_lesson_main
+
+    assert command.lesson is not None and command.export is not None  # parse() insists
+    try:
+        return export_lesson_main(
+            command.lesson, command.lesson_states, command.export, quiet=command.quiet, stop=stop
+        )
+    finally:
+        ignore_signals()  # what is left is exiting: a late signal must not cut it short
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     stop = StopFlag()
@@ -222,6 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit:
         ignore_signals()
         raise
+    if command.list_lessons:
+        ignore_signals()
+        return print_lessons()
     if command.lab is not None:
         from simulator.export.lab import lab_main
 
@@ -229,6 +317,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return lab_main(command.lab, stop=stop)
         finally:
             ignore_signals()
+    if command.export is not None and command.lesson is not None:
+        return _export_lesson(command, stop)
     if command.export is not None:
         from simulator.export.headless import export_main
 
@@ -256,4 +346,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         session_file=command.session_file,
         session=command.session,
         recover=command.recover,
+        lesson=command.lesson,
+        lesson_states=command.lesson_states,
     )

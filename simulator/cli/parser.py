@@ -375,6 +375,32 @@ _EXPORT_OPTIONS = (
         "and Novikoff's proof (A_k >= k >= B_k) where it applies, else the loss or the weights",
     ),
     _option("--quiet", action="store_true", help="no progress on stderr"),
+    _option(
+        "--lesson",
+        metavar="NAME_OR_FILE",
+        help="write one slide per step of a lesson (a shipped one, see lesson --list, or a "
+        ".toml file) instead of a run: the plot with the step's text under it; it brings "
+        "its own data and settings, so no --dataset, learner options, --trials or --every",
+    ),
+)
+_LESSON_HELP = "open the window in a lesson (or list the shipped lessons)"
+_LESSON_DESCRIPTION = (
+    "A lesson goes step by step through runs written from the course notes, its text "
+    "filled with the engine's numbers, some steps asking the class first. NAME is a "
+    "shipped lesson (--list shows them), FILE a lesson .toml of your own (the README "
+    "describes the format). A bad lesson file exits 2 with one line naming the step and "
+    "the key."
+)
+_LESSON_OPTIONS = (
+    _option(
+        "lesson",
+        nargs="?",
+        metavar="NAME_OR_FILE",
+        help="a shipped lesson's name or a lesson file (.toml)",
+    ),
+    _option(
+        "--list", action="store_true", help="list the shipped lessons, one 'name: title' a line"
+    ),
 )
 
 
@@ -396,10 +422,15 @@ def build_parser() -> _Parser:
     )
     parser.learner_actions = _add_learner_options(parser)
     _add(parser.add_argument_group("window").add_argument, _WINDOW_OPTIONS)
-    commands = parser.add_subparsers(dest="command", metavar="{export,lab}", parser_class=_Parser)
+    commands = parser.add_subparsers(
+        dest="command", metavar="{export,lab,lesson}", parser_class=_Parser
+    )
     export = commands.add_parser("export", help=_EXPORT_HELP, description=_EXPORT_DESCRIPTION)
     _add_learner_options(export)
-    _add(export.add_mutually_exclusive_group(required=True).add_argument, _EXPORT_LENGTH)
+    # One of them is required, unless --lesson (checked in `simulator.cli`).
+    _add(export.add_mutually_exclusive_group().add_argument, _EXPORT_LENGTH)
     _add(export.add_argument, _EXPORT_OPTIONS)
     add_lab_parser(commands.add_parser)
+    lesson = commands.add_parser("lesson", help=_LESSON_HELP, description=_LESSON_DESCRIPTION)
+    _add(lesson.add_argument, _LESSON_OPTIONS)
     return parser

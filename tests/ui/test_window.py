@@ -79,7 +79,7 @@ def test_a_new_action_is_listed_without_editing_the_help(window, dialogs):
 
 def test_menus_are_complete(window):
     titles = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
-    assert list(titles) == ["File", "Edit", "View", "Run", "Tools", "Help"]
+    assert list(titles) == ["File", "Edit", "View", "Run", "Lessons", "Tools", "Help"]
     file_items = [a.text().replace("&", "") for a in titles["File"].actions() if a.text()]
     for item in ("New", "Open…", "Save", "Save As…", "Presets", "Export frames…", "Quit"):
         assert item in file_items
