@@ -153,6 +153,7 @@ class LessonMode(QObject):
         self.window.leave_lesson_action.setEnabled(True)
         self._go(0)  # painted before it shows: its first layout is the step's
         panel.show()
+        self.window.sync_run_row()
         self._show_explanations(False)  # the lesson's text takes their place
         self.window.statusBar().showMessage(f"Lesson: {lesson.title}", 6000)
         return True
@@ -173,6 +174,7 @@ class LessonMode(QObject):
         self.window.leave_lesson_action.setEnabled(False)
         title = self.lesson.title if self.lesson else ""
         self.lesson, self.states = None, []
+        self.window.sync_run_row()
         self.window.statusBar().showMessage(f"Left the lesson {title!r}: free play.", 6000)
 
     def _show_explanations(self, on: bool) -> None:

@@ -316,6 +316,12 @@ class MainWindow(DocumentWindow):
             len(frame.dataset) > 0, "Place points first: left click +1, right click −1"
         )
 
+    def sync_run_row(self) -> None:
+        """The run row shows in presentation mode, but not in a lesson: the lesson panel's
+        Next drives it there (Space still steps), and the plot keeps the room."""
+        on = self.presentation_action.isChecked()
+        self.run_row.setVisible(on and not (hasattr(self, "lessons") and self.lessons.active))
+
     def _show_settings_strip(self, frame: Frame) -> None:
         """The run's settings in one line (elided to the panel's width, whole in its
         tooltip): in presentation mode the learner box is hidden, the class still sees them."""
@@ -439,8 +445,9 @@ class MainWindow(DocumentWindow):
         else:
             self._side_layout.addWidget(run_box)
         self.controls.arrange_run(row=on)
-        for widget in (self.settings_strip, self.band, self.run_row):
+        for widget in (self.settings_strip, self.band):
             widget.setVisible(on)
+        self.sync_run_row()
         self.splitter.widget(1).setVisible(not on)
         self.preset_bar.setVisible(not on)
         if on:
