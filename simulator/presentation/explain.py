@@ -92,7 +92,11 @@ def explain(frame: Any) -> Explanation:
     if not trial.certain:
         verdict = "≈ " + verdict + " (too close to 0 for floats to certify)"
     outcome = "mistake" if trial.mistake else "correct"
-    score = f"{learner.explain_score(trial, _number)}: {verdict}, {outcome}."
+    rows = getattr(frame, "feature_rows", None)
+    terms = (
+        None if rows is None else learner.explain_terms(trial, rows, frame.dataset.labels, _number)
+    )
+    score = f"{terms or learner.explain_score(trial, _number)}: {verdict}, {outcome}."
     return Explanation(head, score, _update(frame, trial), trial.mistake, trial.certain)
 
 

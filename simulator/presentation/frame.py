@@ -77,6 +77,9 @@ class Frame:
     # α of each point for a learner in dual form (the kernel perceptron), else None: the
     # plot rings each point by its α.
     dual: NDArray[np.float64] | None = None
+    # The run's feature vectors (read-only, the simulation's own): the strip numbers the
+    # terms of a score that sums over the data (`Learner.explain_terms`).
+    feature_rows: NDArray[np.float64] | None = None
 
     @property
     def rule(self) -> Learner:
@@ -238,6 +241,7 @@ def build_frame(sim: Simulation) -> Frame:
         mistake_trials=sim.mistake_trials()[: snapshot.mistakes],
         learner_numbers=sim.learner_numbers(),
         dual=sim.dual,
+        feature_rows=sim.feature_matrix,
     )
 
 

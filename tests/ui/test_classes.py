@@ -230,3 +230,15 @@ def test_boundaries_are_traced_where_a_third_class_scores_between_the_two():
     segments = partition_segments(xs, ys, values)
     assert len(segments) >= 30
     np.testing.assert_allclose(segments[:, :, 0], 0.0, atol=1e-12)
+
+
+def test_the_strip_writes_the_kernel_sum_term_by_term_as_by_hand():
+    from simulator.presentation.explain import explain
+
+    # XOR with K_b(x, z) = (x·z + 1)² + 1 on the points (bias as the + 1): trials 1–3 are
+    # mistakes on x₁ (−1), x₂ (+1), x₃ (+1); at x₄ = (1, 1): K_b = 2, 5, 5, f = −2 + 5 + 5.
+    sim = Simulation(load_preset("xor"), algorithm="kernel-perceptron")
+    sim.run(4)
+    text = explain(build_frame(sim)).text()
+    assert "f(x) = − 1·K_b(x₁, x) + 1·K_b(x₂, x) + 1·K_b(x₃, x) = − 1·2 + 1·5 + 1·5 = 8" in text
+    assert "predicts +1, mistake" in text

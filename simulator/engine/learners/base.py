@@ -746,6 +746,14 @@ class Learner:
         or class it predicts (None: that one)."""
         return None
 
+    def explain_terms(
+        self, trial: Any, rows: FloatArray, labels: NDArray[Any], number: Formatter
+    ) -> str | None:
+        """The trial's score written with its terms, for a learner whose score is a sum over
+        the data (the kernel perceptron's f(x) = Σ αᵢ yᵢ K(xᵢ, x)); `rows` and `labels`: the
+        run's feature vectors and labels, to number the terms. None: `explain_score` says it."""
+        return None
+
     def explain_score(self, trial: Any, number: Formatter) -> str:
         """The score of a trial as the notes write it, e.g. "s = w·x = 0.5"."""
         return f"{self.score_formula} = {number(trial.score)}"

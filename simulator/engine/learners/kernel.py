@@ -356,6 +356,16 @@ class KernelPerceptron(Learner):
     def explain_score(self, trial: Any, number: Any) -> str:
         return f"{self.score_formula} = {number(trial.score)}, with {self.kernel_text()}"
 
+    def explain_terms(
+        self, trial: Any, rows: FloatArray, labels: NDArray[Any], number: Any
+    ) -> str | None:
+        """f(x) with its terms, from the state before the trial (`explain_sum`)."""
+        if trial.states is None:
+            return None
+        x = np.asarray(trial.x, dtype=np.float64)
+        terms = self.explain_sum(trial.states[0], x, rows, labels, number)
+        return f"{terms}, with {self.kernel_text()}"
+
     def explain_update(self, trial: Any, number: Any, vector: Any) -> str:
         point = _subscript(trial.index + 1)
         return (
