@@ -8,8 +8,9 @@ Run under a display of the size to check, e.g.
 The window opens as it would for a user (sized to the screen's available area); each state
 is set up through the controller and the window's own actions, painted, and grabbed from
 the screen. A state `preset:NAME[:TRIALS]` loads a preset as File → Presets does (with the
-settings it brings) and runs TRIALS trials. Files are named OUT/STATE_WxH[_presentation][_charts].png after the screen's
-size; --charts opens the charts and ledger below the plot (the plot is then short).
+settings it brings) and runs TRIALS trials. Files are named
+OUT/STATE_WxH[_presentation][_charts].png after the screen's size; --charts opens the
+charts and ledger below the plot (the plot is then short).
 A negative trial count means "run to the k-th mistake". README.md's screenshot is the
 `readme` state in presentation mode on a 1280×800 screen. The state `lab` is Tools → Winnow
 vs Perceptron lab after a small race (r = 2, n = 8…512, 500 examples).

@@ -26,12 +26,11 @@ The same class draws the exported frames (`simulator.export`), so it has no wind
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (
     QApplication,
@@ -53,10 +52,11 @@ from simulator.ui.plot_geometry import (
     Box,
     arrow_placement,
     edge_marker,
-    follow,
 )
+from simulator.ui.plot_glide import BoundaryGlide
 from simulator.ui.plot_legend import LegendLayout
 from simulator.ui.plot_shapes import PlaneShapes
+from simulator.ui.plot_toggles import ViewToggles
 from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer, NumberLayer
 
 __all__ = ["DEFAULT_SNAP", "SNAP_STEPS", "PlotView"]
@@ -64,7 +64,6 @@ __all__ = ["DEFAULT_SNAP", "SNAP_STEPS", "PlotView"]
 FULL_DETAIL_POINTS = 2000  # up to this many points, full-size glyphs and rings
 SNAP_STEPS = (0.5, 0.25, 0.1)
 DEFAULT_SNAP = 0.5  # the window's clicks land on the board's grid (a view alone: no snap)
-FIT_ROOM = 0.1  # fitting the view leaves this share of the data's size free on each side
 HALO_LEVELS = 4  # ring sizes for a point's α (dual form)
 
 
@@ -122,7 +121,7 @@ class _EditViewBox(pg.ViewBox):
         super().mouseDragEvent(ev, axis)
 
 
-class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
+class PlotView(PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggles, pg.PlotWidget):
     """The plane of the data; paints `Frame`s, emits editing intent."""
 
     point_requested = Signal(float, float, int)  # x, y, label
@@ -143,6 +142,31 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         super().__init__(parent, viewBox=viewbox, background=style.BACKGROUND)
         viewbox.editor = self
         self.setObjectName("plotView")
+        self._base_point_size = point_size
+        self._base_line_scale = line_scale
+        self._init_state()
+        item = self.getPlotItem()
+        item.setAspectLocked(True)
+        item.hideButtons()
+        self._make_items()
+        self._stack_items(item)
+        self._legend = LegendBox()
+        self._legend.setParentItem(item.vb)
+        self._legend.setPos(8, 6)
+        self._legend.setZValue(1000)
+        self._legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._legend.hide()
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).setPen(pg.mkPen("#444444"))
+            item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
+        self.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
+        item.vb.sigRangeChanged.connect(self._on_range_changed)
+        item.vb.sigResized.connect(self._on_resized)
+        self._apply_style()
+        self._hide_geometry()
+
+    def _init_state(self) -> None:
+        """What the view shows and how (before any graphics item exists)."""
         self._new_point_label = 1
         self.snap_step: float | None = None
         self._frame: Frame | None = None
@@ -151,8 +175,6 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._shown_mask: np.ndarray | None = None
         self._selected: int | None = None
         self._dragging: int | None = None
-        self._base_point_size = point_size
-        self._base_line_scale = line_scale
         self._presentation = False
         self._show_separator = False
         self._show_radius = False
@@ -177,22 +199,16 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._menu: QMenu | None = None
         self._menu_point = 0
         self._focus_click = False  # the press took the keyboard from a field (plot_editing)
-        # The glide (set_glide): (from, to, started at) while the boundary moves.
-        self._glide_ms = 0.0
-        self._clock: Callable[[], float] = time.monotonic
-        self._glide: tuple[InputLine, InputLine, float] | None = None
-        self._glide_end: InputLine | None = None
-        self._glide_timer = QTimer(self)
-        self._glide_timer.setInterval(16)
-        self._glide_timer.timeout.connect(self._on_glide_tick)
+        self._init_glide()
         self._field_focused = False
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._on_focus_changed)
 
-        item = self.getPlotItem()
-        item.setAspectLocked(True)
-        item.hideButtons()
+    def _make_items(self) -> None:
+        """The graphics items: grid, shading, lines and curves per role, point layers,
+        arrows and the hint (sizes and pens: `_apply_style`)."""
+        point_size = self._base_point_size
         # A light solid grid at round steps: one polyline, cheap to paint (pyqtgraph's axis
         # grid is translucent and cost 26 ms a frame on the software renderer).
         self._grid = pg.PlotCurveItem(pen=pg.mkPen("#EBEBEB", width=1), connect="pairs")
@@ -216,9 +232,6 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._previous = self._lines["previous"]
         self._least_squares = self._lines["least-squares"]
         self._boundary = self._lines["boundary"]
-        layer = {z: [] for z in (0, 1, 2)}
-        for role, look in style.ROLES.items():
-            layer[look.z] += [self._lines[role], self._curves[role]]
         # Glyphs, sizes and pens of the point layers: set by _set_detail and _apply_style.
         self._classes = ClassLayers(point_size)
         self._mistakes = GlyphLayer(style.disc(), point_size)
@@ -233,6 +246,12 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         self._edge_marker = VectorItem(style.BOUNDARY, "boundary")
         self._class_arrows = tuple(VectorItem(colour) for colour in style.CLASS_COLOURS)
         self._hint = pg.TextItem("", color="#777777", anchor=(0.5, 0.5))
+
+    def _stack_items(self, item: pg.PlotItem) -> None:
+        """Add the items to the plot, bottom to top."""
+        layer: dict[int, list[Any]] = {z: [] for z in (0, 1, 2)}
+        for role, look in style.ROLES.items():
+            layer[look.z] += [self._lines[role], self._curves[role]]
         # Bottom to top: grid, shading, points, mistakes, theory lines, the boundary and w
         # above the points (dense data cannot hide them), the trial and markers on top.
         for z, graphics in enumerate(
@@ -256,20 +275,6 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
             # These do not change while a run goes on: painted once into a pixmap and blitted
             # every frame (redone on pan, zoom or a data change).
             layer.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self._legend = LegendBox()
-        self._legend.setParentItem(item.vb)
-        self._legend.setPos(8, 6)
-        self._legend.setZValue(1000)
-        self._legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self._legend.hide()
-        for axis in ("left", "bottom"):
-            item.getAxis(axis).setPen(pg.mkPen("#444444"))
-            item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
-        self.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
-        item.vb.sigRangeChanged.connect(self._on_range_changed)
-        item.vb.sigResized.connect(self._on_resized)
-        self._apply_style()
-        self._hide_geometry()
 
     # -- style ------------------------------------------------------------------------------
 
@@ -632,69 +637,6 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         ends = self._edge_marker.ends()
         return ends[1] if ends is not None and self._edge_marker.isVisible() else None
 
-    # -- the glide: the boundary and w move from one w to the next --------------------------
-
-    def set_glide(self, milliseconds: float, clock: Callable[[], float] = time.monotonic) -> None:
-        """Let the boundary and w glide to each new w over `milliseconds` (0: jump, as
-        the exported frames and a fast run do). `clock` (seconds) is for tests."""
-        self._glide_ms = max(0.0, float(milliseconds))
-        self._clock = clock
-        if not self._glide_ms:
-            self._finish_glide()
-
-    def _start_glide(self, target: InputLine | None) -> None:
-        """Glide from the boundary shown now to `target` (a straight line each way)."""
-        shown = self._boundary_shown() if self._glide is not None else self._glide_end
-        self._glide_end = target
-        if not self._glide_ms or shown is None or target is None or shown == target:
-            self._finish_glide()
-            return
-        self._glide = (shown, target, self._clock())
-        if not self._glide_timer.isActive():
-            self._glide_timer.start()
-
-    def _boundary_shown(self) -> InputLine | None:
-        """The boundary as drawn at this moment of a glide (None: no glide going on)."""
-        if self._glide is None:
-            return None
-        start, end, began = self._glide
-        t = (self._clock() - began) * 1000.0 / self._glide_ms
-        if t >= 1.0:
-            return end
-        t = t * t * (3.0 - 2.0 * t)  # smoothstep: eases in and out
-        # w moves along the straight segment between the two ws, as an update moves it
-        normal = tuple(a + t * (b - a) for a, b in zip(start.normal, end.normal, strict=True))
-        offset = start.offset + t * (end.offset - start.offset)
-        level = start.level + t * (end.level - start.level)
-        if not any(normal):
-            return end
-        return InputLine(offset=offset, normal=normal, level=level)
-
-    def _on_glide_tick(self) -> None:
-        if self._glide is None:
-            self._glide_timer.stop()
-            return
-        line = self._boundary_shown()
-        if line is self._glide[1]:
-            self._finish_glide()
-        else:
-            self._set_line(self._boundary, line if self._role_shown("boundary") else None)
-            self._place_arrow()
-
-    def _finish_glide(self) -> None:
-        """Show the target now (the glide is over or not wanted)."""
-        self._glide_timer.stop()
-        if self._glide is None:
-            return
-        self._glide = None
-        if self._frame is not None:
-            self._set_line(self._boundary, self._frame.boundary)
-            self._place_arrow()
-
-    @property
-    def gliding(self) -> bool:
-        return self._glide is not None
-
     def _place_arrow(self) -> None:
         """w's arrow on the visible boundary, or a marker pointing to a boundary off view."""
         frame = self._frame
@@ -724,101 +666,3 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, pg.PlotWidget):
         for item in (self._w_arrow, self._previous_arrow, self._edge_marker):
             if item.isVisible() != (item in shown):
                 item.setVisible(item in shown)
-
-    # -- toggles and range -----------------------------------------------------------------------
-
-    def _repaint(self) -> None:
-        if self._frame is not None:
-            self.show_frame(self._frame)
-
-    def set_show_separator(self, show: bool) -> None:
-        self._show_separator = bool(show)
-        self._repaint()
-
-    def set_show_radius(self, show: bool) -> None:
-        self._show_radius = bool(show)
-        self._repaint()
-
-    def set_show_numbers(self, show: bool) -> None:
-        """Number the points 1…n beside their glyphs."""
-        self._show_numbers = bool(show)
-        n = len(self._shown_dataset) if self._shown_dataset is not None else 0
-        self._numbers.setVisible(self._show_numbers and 0 < n <= NUMBERS_LIMIT)
-
-    def numbered_points(self) -> np.ndarray:
-        """The points that carry a number, in order (number k labels row k − 1)."""
-        if not self._numbers.isVisible():
-            return np.empty((0, 2))
-        return self._numbers.shown_points()
-
-    def set_show_legend(self, show: bool) -> None:
-        self._show_legend = bool(show)
-        self._legend.setVisible(self._show_legend)
-        self._legend_key = None
-        if self._show_legend:
-            self._update_legend()
-        else:
-            self._keep_fit()
-
-    def set_show_shading(self, show: bool) -> None:
-        """Tint the half-planes where the score is positive and negative."""
-        self._show_shading = bool(show)
-        self._repaint()
-
-    def set_show_least_squares(self, show: bool) -> None:
-        """Draw the least-squares solution w_LS as a line (for a rule that has one)."""
-        self._show_least_squares = bool(show)
-        self._repaint()
-
-    def set_true_length(self, on: bool) -> None:
-        """Draw w at its true length in the plane instead of a fixed share of the view."""
-        self._true_length = bool(on)
-        self._repaint()
-
-    def set_follow(self, on: bool) -> None:
-        """Keep the points, the boundary and w in sight (see `plot_geometry.follow`)."""
-        self._follow = bool(on)
-        if self._follow and self._frame is not None:
-            self.follow_learner()
-            self._place_arrow()
-
-    @property
-    def following(self) -> bool:
-        return self._follow
-
-    def set_snap(self, step: float | None) -> None:
-        """Round clicked and dragged positions to multiples of `step` (None: no snapping)."""
-        self.snap_step = step if step is None or step > 0 else None
-
-    def follow_learner(self) -> None:
-        """Move the view if the points, the boundary or w would leave it."""
-        frame = self._frame
-        if frame is None:
-            return
-        line = frame.boundary
-        true_length = (
-            float(np.linalg.norm(np.asarray(line.normal, dtype=float)))
-            if self._true_length and line is not None
-            else None
-        )
-        target = follow(self.drawing_box(), self._data_box, line, true_length)
-        if target is not None:
-            self._show_box(target)
-
-    def fit_view(self) -> None:
-        """Frame the points (with room around them), or the square [-2, 2]² when empty;
-        when following the learner, the boundary and w too."""
-        box = self._data_box
-        if box is None:
-            self.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
-            self._fitted = None
-            return
-        scale = max(box.width, box.height)
-        if scale > 0:  # each axis its share of its own span (a flat cloud: of a quarter)
-            room_x = FIT_ROOM * max(box.width, 0.25 * scale)
-            room_y = FIT_ROOM * max(box.height, 0.25 * scale)
-        else:
-            room_x = room_y = 1.0  # a single point: a unit around it
-        self._show_box(Box(box.x0 - room_x, box.x1 + room_x, box.y0 - room_y, box.y1 + room_y))
-        if self._follow:
-            self.follow_learner()
