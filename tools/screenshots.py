@@ -3,12 +3,13 @@
 Run under a display of the size to check, e.g.
 
     xvfb-run -a -s "-screen 0 1024x768x24" python tools/screenshots.py OUT \\
-        [--presentation] [--charts] [STATE ...]
+        [--presentation] [--charts] [--tab=proof|mistakes|loss|ledger] [STATE ...]
 
 The window opens as it would for a user (sized to the screen's available area); each state
 is set up through the controller and the window's own actions, painted, and grabbed from
 the screen. Files are named OUT/STATE_WxH[_presentation][_charts].png after the screen's
-size; --charts opens the charts and ledger below the plot (the plot is then short).
+size; --charts opens the charts and ledger below the plot (the plot is then short), on the
+tab --tab names (the first by default; the file name then ends in _TAB).
 A negative trial count means "run to the k-th mistake". README.md's screenshot is the
 `readme` state in presentation mode on a 1280×800 screen. The state `lab` is Tools → Winnow
 vs Perceptron lab after a small race (r = 2, n = 8…512, 500 examples).
@@ -56,7 +57,12 @@ def grab(app, window, path):
     print("wrote", path)
 
 
-def main(out: Path, names: list[str], presentation: bool, charts: bool = False) -> None:
+TABS = ("proof", "mistakes", "loss", "ledger")
+
+
+def main(
+    out: Path, names: list[str], presentation: bool, charts: bool = False, tab: str = ""
+) -> None:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv)
     import pyqtgraph as pg
@@ -68,6 +74,7 @@ def main(out: Path, names: list[str], presentation: bool, charts: bool = False) 
     screen = app.primaryScreen().geometry()
     suffix = f"_{screen.width()}x{screen.height()}" + ("_presentation" if presentation else "")
     suffix += "_charts" if charts else ""
+    suffix += f"_{tab}" if charts and tab else ""
     for name in names or [*STATES, "lab"]:
         if name == "lab":
             lab(app, out / f"lab{suffix}.png", presentation)
@@ -78,6 +85,8 @@ def main(out: Path, names: list[str], presentation: bool, charts: bool = False) 
         window.presentation_action.setChecked(presentation)
         window.separator_action.setChecked(separator)
         window.time.area_action.setChecked(charts)
+        if charts and tab:
+            window.time.tabs.setCurrentIndex(TABS.index(tab))
         if trials < 0:
             for _ in range(-trials):
                 window.controller.next_mistake()
@@ -119,4 +128,5 @@ if __name__ == "__main__":
     flags = {a for a in args if a.startswith("--")}
     rest = [a for a in args if not a.startswith("--")]
     out = Path(rest[0] if rest else "screenshots")
-    main(out, rest[1:], "--presentation" in flags, "--charts" in flags)
+    tabs = [a.split("=", 1)[1] for a in flags if a.startswith("--tab=")]
+    main(out, rest[1:], "--presentation" in flags, "--charts" in flags, tabs[0] if tabs else "")

@@ -47,7 +47,7 @@ class Explanation:
 
 
 def _number(value: float) -> str:
-    return format_number(value, 4)
+    return format_number(value)
 
 
 _LONG = 10  # longer vectors are written as their first and last entries
@@ -57,8 +57,8 @@ def _vector(values: Any) -> str:
     """A vector as the strip writes it; a long one (many features) abbreviated."""
     values = tuple(values)
     if len(values) <= _LONG:
-        return format_vector(values, 4)
-    head, tail = format_vector(values[:6], 4), format_vector(values[-2:], 4)
+        return format_vector(values)
+    head, tail = format_vector(values[:6]), format_vector(values[-2:])
     return f"{head}, …, {tail} ({len(values)} numbers)"
 
 

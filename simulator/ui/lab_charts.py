@@ -65,7 +65,7 @@ def _pen(colour: QColor | str, width: float, dash: bool = False) -> QPen:
 def count_text(value: float) -> str:
     if not math.isfinite(value):
         return format_number(value)
-    return f"{value:,.0f}" if abs(value) >= 1000 else format_number(value, 4)
+    return f"{value:,.0f}" if abs(value) >= 1000 else format_number(value)
 
 
 class _Chart(pg.PlotWidget):

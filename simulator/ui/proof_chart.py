@@ -124,7 +124,7 @@ class ProofChart(Chart):
         if finite:
             self.bound_line.setValue(proof.bound)
             what = "bound" if proof.general else "R²/γ*²"
-            self.bound_line.label.setFormat(f"{what} = {format_bound(proof.bound, True, 4)}")
+            self.bound_line.label.setFormat(f"{what} = {format_bound(proof.bound, True)}")
         top = max(right, float(np.max(proof.along)))
         bottom = min(0.0, float(np.min(proof.along)), float(np.min(proof.norm)))
         self.set_axes((0.0, right), (bottom, top))
@@ -135,9 +135,9 @@ class ProofChart(Chart):
         """The proof's steps with this run's numbers (HTML)."""
 
         def number(value: float) -> str:
-            return format_number(value, 4)
+            return format_number(value)
 
-        bound = unbroken(format_bound(proof.bound, True, 4))  # the proof is of separable data
+        bound = unbroken(format_bound(proof.bound, True))  # the proof is of separable data
         given = (
             f"η = {number(proof.learning_rate)}, γ* = {number(proof.gamma)}, "
             f"R = {number(proof.radius)}"
