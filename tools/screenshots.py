@@ -12,7 +12,8 @@ size; --charts opens the charts and ledger below the plot (the plot is then shor
 tab --tab names (the first by default; the file name then ends in _TAB).
 A negative trial count means "run to the k-th mistake". README.md's screenshot is the
 `readme` state in presentation mode on a 1280×800 screen. The state `lab` is Tools → Winnow
-vs Perceptron lab after a small race (r = 2, n = 8…512, 500 examples).
+vs Perceptron lab after its default race (r = 2, n = 8…2048, 2,000 examples, until
+converged).
 """
 
 import sys
@@ -45,6 +46,9 @@ STATES = {
     "readme": ("separable", Settings(), -5, True),  # the 5th mistake
     "iris3": ("iris3", Settings(algorithm="multiclass-perceptron"), 1500, False),
     "kessler": ("blobs3", Settings(algorithm="kessler"), 7, False),
+    "cmu": ("cmu", Settings(bias=False), 10_000, True),  # the notes' worked example: k ≤ 5
+    "iris-run": ("iris", Settings(), 10**6, False),  # 1,518 mistakes on the timeline
+    "adaline-batch": ("or", Settings("adaline", mode="batch"), 10**6, False),
 }
 
 
@@ -107,8 +111,6 @@ def lab(app, path, presentation):
     from simulator.app.lab_window import LabWindow
 
     found = window.findChild(LabWindow, "labWindow")
-    found.sizes.setText("8, 32, 128, 512")
-    found.examples.setValue(500)
     found.start()
     while found.running:
         app.processEvents()

@@ -37,7 +37,7 @@ class MistakesChart(Chart):
         super().__init__("mistakesChart", parent)
         item = self.getPlotItem()
         self.set_labels("trial t", "mistakes k")
-        self.legend.setVisible(False)  # one curve, and the bound is labelled on its line
+        self.show_key(False)  # one curve, and the bound is labelled on its line
         self.curve = GrowingCurve(item, BLACK, per_point=2, origin=(0.0, 0.0))
         self.tip = pg.PlotCurveItem(pen=curve_pen(BLACK))
         item.addItem(self.tip)

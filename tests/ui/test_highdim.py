@@ -243,7 +243,7 @@ def test_the_bars_key_is_in_the_header_whole_and_over_no_bar(qtbot, presentation
     note = view.note.text()
     variables = ", ".join(f"x{v}" for v in window.controller.frame.relevant)
     assert f"the data's OR ({variables})" in note and "other variables" in note
-    assert ("bias (feature 0)" in note) == bias
+    assert ("■</span>&nbsp;bias" in note) == bias  # the bias bar is named "bias" too
     assert _whole(view.note)
     assert view.note.geometry().bottom() < view.bars.mapTo(view, QPoint(0, 0)).y()
     # Nothing but θ's label is drawn over the bars, and that inside the chart.

@@ -209,10 +209,17 @@ class Adaline(LinearLearner):
         return None
 
     def explain_stop(self, converged_at: int) -> str:
+        """What stopped it: its steps, not a lack of updates (it updates on every trial
+        online, at the end of every epoch in batch)."""
+        when = "on every trial" if self.mode == "online" else "once an epoch, on all its trials"
         return (
             f"Converged at trial {converged_at}: over a whole epoch no weight moved by more "
-            "than the tolerance (Adaline updates on every trial; it settles, it does not stop "
-            "making updates)."
+            f"than the tolerance. Adaline still updates {when}; "
+            + (
+                "its steps shrink with η/t."
+                if self.schedule == "inverse"
+                else "w has settled where its steps cancel out."
+            )
         )
 
     def describe(self) -> str:
