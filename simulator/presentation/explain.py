@@ -128,7 +128,7 @@ def _update(frame: Any, trial: Any, vector: Callable[[Any], str]) -> str:
             "here" if trial.number == snapshot.diverged_at else f"at trial {snapshot.diverged_at}"
         )
         return f"No update: the run stopped updating {when} (the status says why). w stays."
-    own = learner.explain_no_update(trial)
+    own = learner.explain_no_update(trial, vector)
     if own is not None:
         return str(own)
     if not trial.mistake:

@@ -13,6 +13,7 @@ trial): a verdict whose score is within 1e-9 of its terms' size is marked uncert
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from decimal import ROUND_FLOOR, Decimal
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -203,7 +204,7 @@ class Adaline(LinearLearner):
             f"= ({after})."
         )
 
-    def explain_no_update(self, trial: Any) -> str | None:
+    def explain_no_update(self, trial: Any, vector: Callable[..., str]) -> str | None:
         if self.mode == "batch":
             return "Batch Adaline: the gradient step comes at the end of the epoch."
         return None
