@@ -3,17 +3,19 @@
 Run under a display of the size to check, e.g.
 
     xvfb-run -a -s "-screen 0 1024x768x24" python tools/screenshots.py OUT \\
-        [--presentation] [--charts] [STATE ...]
+        [--presentation] [--charts] [--tab=proof|mistakes|loss|ledger] [STATE ...]
 
 The window opens as it would for a user (sized to the screen's available area); each state
 is set up through the controller and the window's own actions, painted, and grabbed from
 the screen. A state `preset:NAME[:TRIALS]` loads a preset as File → Presets does (with the
 settings it brings) and runs TRIALS trials. Files are named
 OUT/STATE_WxH[_presentation][_charts].png after the screen's size; --charts opens the
-charts and ledger below the plot (the plot is then short).
+charts and ledger below the plot (the plot is then short), on the tab --tab names (the
+first by default; the file name then ends in _TAB).
 A negative trial count means "run to the k-th mistake". README.md's screenshot is the
 `readme` state in presentation mode on a 1280×800 screen. The state `lab` is Tools → Winnow
-vs Perceptron lab after a small race (r = 2, n = 8…512, 500 examples).
+vs Perceptron lab after its default race (r = 2, n = 8…2048, 2,000 examples, until
+converged).
 """
 
 import sys
@@ -46,6 +48,9 @@ STATES = {
     "readme": ("separable", Settings(), -5, True),  # the 5th mistake
     "iris3": ("iris3", Settings(algorithm="multiclass-perceptron"), 1500, False),
     "kessler": ("blobs3", Settings(algorithm="kessler"), 7, False),
+    "cmu": ("cmu", Settings(bias=False), 10_000, True),  # the notes' worked example: k ≤ 5
+    "iris-run": ("iris", Settings(), 10**6, False),  # 1,518 mistakes on the timeline
+    "adaline-batch": ("or", Settings("adaline", mode="batch"), 10**6, False),
 }
 
 
@@ -58,7 +63,12 @@ def grab(app, window, path):
     print("wrote", path)
 
 
-def main(out: Path, names: list[str], presentation: bool, charts: bool = False) -> None:
+TABS = ("proof", "mistakes", "loss", "ledger")
+
+
+def main(
+    out: Path, names: list[str], presentation: bool, charts: bool = False, tab: str = ""
+) -> None:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv)
     import pyqtgraph as pg
@@ -70,6 +80,7 @@ def main(out: Path, names: list[str], presentation: bool, charts: bool = False) 
     screen = app.primaryScreen().geometry()
     suffix = f"_{screen.width()}x{screen.height()}" + ("_presentation" if presentation else "")
     suffix += "_charts" if charts else ""
+    suffix += f"_{tab}" if charts and tab else ""
     for name in names or [*STATES, "lab"]:
         if name == "lab":
             lab(app, out / f"lab{suffix}.png", presentation)
@@ -88,6 +99,8 @@ def main(out: Path, names: list[str], presentation: bool, charts: bool = False) 
         window.presentation_action.setChecked(presentation)
         window.separator_action.setChecked(separator)
         window.time.area_action.setChecked(charts)
+        if charts and tab:
+            window.time.tabs.setCurrentIndex(TABS.index(tab))
         if trials < 0:
             for _ in range(-trials):
                 window.controller.next_mistake()
@@ -108,8 +121,6 @@ def lab(app, path, presentation):
     from simulator.app.lab_window import LabWindow
 
     found = window.findChild(LabWindow, "labWindow")
-    found.sizes.setText("8, 32, 128, 512")
-    found.examples.setValue(500)
     found.start()
     while found.running:
         app.processEvents()
@@ -129,4 +140,5 @@ if __name__ == "__main__":
     flags = {a for a in args if a.startswith("--")}
     rest = [a for a in args if not a.startswith("--")]
     out = Path(rest[0] if rest else "screenshots")
-    main(out, rest[1:], "--presentation" in flags, "--charts" in flags)
+    tabs = [a.split("=", 1)[1] for a in flags if a.startswith("--tab=")]
+    main(out, rest[1:], "--presentation" in flags, "--charts" in flags, tabs[0] if tabs else "")

@@ -1,11 +1,14 @@
 """Tools → Winnow vs Perceptron lab: race the rules on r-of-n disjunctions, in the window.
 
 The teacher chooses r, the n values, the number of examples and the seed; Run races every
-rule over a fresh stream for each n (the engine's `run_lab`, as `python main.py lab` does)
-on a worker thread, so the window keeps answering; Cancel stops it between mistakes and
-keeps the races already finished on the charts. The charts are the ones `--plot` draws:
-mistakes against n with both bounds, the cumulative mistakes for one n, and one rule's
-weights for that n (the relevant variables against the irrelevant ones).
+rule over a fresh stream for each n (the engine's `run_lab`, as `python main.py lab` does),
+pass after pass until a pass has no mistake (one pass on request: it stops a slow learner
+early and bends its curve), on a worker thread, so the window keeps answering; Cancel
+stops it between mistakes and keeps the races already finished on the charts. The charts
+are the ones `--plot` draws: mistakes against n with both bounds (mistakes on a linear
+scale first, where log n and n look different; "log scale" switches), the cumulative
+mistakes for one n, and one rule's weights for that n (the relevant variables against the
+irrelevant ones). The n values' field is never narrower than its text.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -143,6 +147,12 @@ class LabWindow(QDialog):
         self.size_choice.setToolTip("The n whose run the lower charts show")
         self.rule_choice = QComboBox(objectName="labRuleCombo")
         self.rule_choice.setToolTip("The rule whose weights are drawn")
+        self.log_scale = QCheckBox("mistakes on a log scale", objectName="labLogCheck")
+        self.log_scale.setToolTip(
+            "The upper chart's mistakes on a log scale (log–log axes: log n and n both "
+            "straight lines). Linear, log n is a straight line and n shoots up."
+        )
+        self.log_scale.toggled.connect(self.scaling.set_log_y)
         layout = QVBoxLayout(self)
         layout.addLayout(self._plan_row())
         progress_row = QHBoxLayout()
@@ -168,22 +178,36 @@ class LabWindow(QDialog):
         self.relevant.setToolTip("r: how many variables the hidden OR uses")
         self.sizes = QLineEdit(DEFAULT_SIZES, objectName="labSizesEdit")
         self.sizes.setToolTip("The numbers of variables n to race on, comma-separated")
+        self.sizes.textChanged.connect(self._fit_sizes)
+        self._fit_sizes()
         self.examples = QSpinBox(objectName="labExamplesSpin")
         self.examples.setRange(1, MAX_EXAMPLES)
         self.examples.setValue(2000)
         self.examples.setGroupSeparatorShown(True)
-        self.examples.setToolTip("Examples in each stream; every rule sees them once, in order")
+        self.examples.setToolTip("Examples in each stream; every rule sees them in order")
         self.seed = QSpinBox(objectName="labSeedSpin")
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setToolTip("Same seed ⇒ the same hidden OR and the same stream")
         self.until_converged = QCheckBox("until converged", objectName="labConvergeCheck")
+        self.until_converged.setChecked(True)
         self.until_converged.setToolTip(
-            "Pass over the stream again and again until a pass has no mistake (at most 100)"
+            "Pass over the stream again and again until a pass has no mistake (at most 100); "
+            "unticked, one pass, which stops a slow learner before its mistakes are all made"
         )
         self.run_button = QPushButton("Run", objectName="labRunButton")
         self.run_button.setDefault(True)
         self.cancel_button = QPushButton("Cancel", objectName="labCancelButton")
         self.cancel_button.setEnabled(False)
+
+    def _fit_sizes(self) -> None:
+        """The n values' field is as wide as its text (at least the default's): never
+        clipped, whatever the type."""
+        text = max(self.sizes.text(), DEFAULT_SIZES, key=len)
+        metrics = self.sizes.fontMetrics()
+        margins = self.sizes.textMargins()
+        frame = 2 * self.sizes.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth)
+        need = metrics.horizontalAdvance(text + "0") + margins.left() + margins.right()
+        self.sizes.setMinimumWidth(need + frame + 8)
 
     def _make_status(self) -> None:
         """The progress bar, the status line and the summary for the class."""
@@ -224,6 +248,7 @@ class LabWindow(QDialog):
         choice_row.addWidget(QLabel("weights of"))
         choice_row.addWidget(self.rule_choice)
         choice_row.addStretch(1)
+        choice_row.addWidget(self.log_scale)
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(self.cumulative)
         lower.addWidget(self.weights)

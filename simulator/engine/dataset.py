@@ -122,14 +122,14 @@ def _first_bad_coordinate(pts: FloatArray) -> str | None:
     if bad.any():
         row, col = (int(i) for i in np.argwhere(bad)[0])
         return (
-            f"point {row} has a non-finite coordinate ({float(pts[row, col])} "
-            f"in column {col}); points must be finite numbers"
+            f"point {row + 1} has a non-finite coordinate ({float(pts[row, col])} "
+            f"in column {col + 1}); points must be finite numbers"
         )
     big = np.abs(pts) > MAX_COORDINATE
     if big.any():
         row, col = (int(i) for i in np.argwhere(big)[0])
         return (
-            f"point {row} has coordinate {float(pts[row, col]):g} in column {col}, beyond "
+            f"point {row + 1} has coordinate {float(pts[row, col]):g} in column {col + 1}, beyond "
             f"±{MAX_COORDINATE:g} (its square would overflow); rescale the data"
         )
     return None
@@ -167,7 +167,7 @@ def _class_count(raw: FloatArray, class_names: Sequence[str] | None) -> int:
         i = int(np.flatnonzero(outside)[0])
         kinds = "-1 or +1" if count == 2 else f"a class 0 … {count - 1}"
         raise ValueError(
-            f"label {float(raw[i]):g} of point {i} is not {kinds} (labels are -1/+1 for two "
+            f"label {float(raw[i]):g} of point {i + 1} is not {kinds} (labels are -1/+1 for two "
             f"classes, 0 … K−1 for K = 3 … {MAX_CLASSES})"
         )
     return count

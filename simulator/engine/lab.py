@@ -20,8 +20,11 @@ Decisions a teacher will notice:
 - The learners. Perceptron with bias (η = 1, w₀ = 0, a score of 0 is a mistake); Winnow
   without bias in the notes' setting; Balanced Winnow with bias (its w = w⁺ − w⁻ can be
   negative, so the constant feature carries the threshold; without it the all-zero example
-  could never be called −1). Each sees the examples once, in order (optionally again and
-  again, cyclically, until an epoch passes without a mistake).
+  could never be called −1). Each sees the examples in order, pass after pass, until a pass
+  has no mistake (at most `max_epochs` passes): the mistakes the bounds count. One pass
+  (`until_converged=False`) stops a slow learner early: the perceptron's 749 mistakes at
+  n = 2048 after one pass of 2,000 examples are 1,427 when it runs to the end, and its
+  curve against n bends where the truth is a straight climb.
 - The bounds. Winnow: 2 + 3r(1 + log₂ n). Perceptron: Novikoff's R²/γ² with γ the margin of
   the target's own separator u = (−½, 1 on the r relevant variables): every positive
   example has u·x ≥ ½, every negative one u·x = −½, so γ = ½/√(r + ¼) and the bound is
@@ -321,10 +324,11 @@ def race(
     progress: Progress | None = None,
     should_stop: ShouldStop | None = None,
 ) -> tuple[RaceResult, ...]:
-    """Run each rule once over the same stream and report its mistakes and its bound.
+    """Run each rule over the same stream and report its mistakes and its bound.
 
-    One pass over the examples in order; with `until_converged`, cyclic passes until one
-    has no mistake (at most `max_epochs`). `variables` are the target's (numbered from 1);
+    One pass over the examples in order (the notes' online setting, step by step); with
+    `until_converged`, passes until one has no mistake (at most `max_epochs`), as a
+    `LabPlan` does by default. `variables` are the target's (numbered from 1);
     by default the largest disjunction consistent with the data. `exact` adds R²/γ*²
     for the perceptron; `trace` keeps the weights after each mistake. `progress(fraction,
     text)` is told as the work goes; `should_stop()` is asked between mistakes, and True
@@ -417,7 +421,7 @@ class LabPlan:
     examples: int
     seed: int = 0
     rules: tuple[str, ...] = LAB_RULES
-    until_converged: bool = False
+    until_converged: bool = True  # one pass stops a slow learner early (module docstring)
     max_epochs: int = 100
     exact: bool = False
     trace: bool = False

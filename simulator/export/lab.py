@@ -29,6 +29,7 @@ from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Ra
 from simulator.export.checks import check_file_target, path_argument, prepare_folder
 from simulator.export.interrupt import StopFlag, exit_status
 from simulator.export.options import seed_problem
+from simulator.presentation.format import format_number
 
 __all__ = [
     "PLOT_SIZE",
@@ -54,6 +55,7 @@ class LabOptions:
     plot: Path | None = None
     save_data: Path | None = None
     quiet: bool = False
+    log_y: bool = False  # the plot's mistakes on a log scale
 
 
 # The `lab` subcommand's options, in the order of its help: (flags, add_argument's keywords).
@@ -93,7 +95,16 @@ _LAB_OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
         ("--until-converged",),
         {
             "action": "store_true",
-            "help": "pass over the stream again and again until a pass has no mistake",
+            "help": "pass over the stream again and again until a pass has no mistake "
+            "(the default; kept for older scripts)",
+        },
+    ),
+    (
+        ("--one-pass",),
+        {
+            "action": "store_true",
+            "help": "one pass over the stream only (a slow learner is then stopped early: "
+            "its mistakes are fewer than its bound counts)",
         },
     ),
     (
@@ -101,7 +112,15 @@ _LAB_OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
         {
             "default": "100",
             "metavar": "E",
-            "help": "cap on the passes for --until-converged (default 100)",
+            "help": "cap on the passes until converged (default 100)",
+        },
+    ),
+    (
+        ("--log-y",),
+        {
+            "action": "store_true",
+            "help": "--plot: mistakes on a log scale (default linear, where log n and n "
+            "look as different as they are)",
         },
     ),
     (
@@ -145,9 +164,9 @@ def add_lab_parser(add_parser: Callable[..., argparse.ArgumentParser]) -> None:
         help="race Winnow and the perceptron on r-of-n disjunctions (CSV, PNG)",
         description=(
             "Why Winnow wins when most features are irrelevant: for each n, a stream of "
-            "boolean examples labelled by a hidden OR of r of the n variables; each rule sees "
-            "it once and its mistakes are written beside its bound (Winnow 2 + 3r(1 + log₂ n), "
-            "the perceptron (4r + 1)·R²). Needs no display."
+            "boolean examples labelled by a hidden OR of r of the n variables; each rule passes "
+            "over it until a pass has no mistake and its mistakes are written beside its bound "
+            "(Winnow 2 + 3r(1 + log₂ n), the perceptron (4r + 1)·R²). Needs no display."
         ),
     )
     for flags, settings in _LAB_OPTIONS:
@@ -192,11 +211,13 @@ def lab_options(options: argparse.Namespace) -> LabOptions:
         examples=_whole(options.examples, "--examples"),
         seed=_seed(options.lab_seed),
         rules=rules,
-        until_converged=options.until_converged,
+        until_converged=not options.one_pass,
         max_epochs=_whole(options.max_epochs, "--max-epochs"),
         exact=options.exact,
     )
     _file_target(options.out, "--out")
+    if options.until_converged and options.one_pass:
+        raise ValueError("--until-converged and --one-pass contradict each other")
     if options.plot is not None:
         _file_target(options.plot, "--plot", ".png")
         if options.plot.resolve() == options.out.resolve():
@@ -212,6 +233,7 @@ def lab_options(options: argparse.Namespace) -> LabOptions:
         plot=options.plot,
         save_data=options.save_data,
         quiet=options.quiet,
+        log_y=options.log_y,
     )
 
 
@@ -265,7 +287,7 @@ def _write(path: Path, data: bytes | str) -> None:
         raise LabWriteError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _plot(result: LabResult, path: Path) -> None:
+def _plot(result: LabResult, path: Path, log_y: bool = False) -> None:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before Qt loads: same pixels, any machine
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtWidgets import QApplication
@@ -274,7 +296,7 @@ def _plot(result: LabResult, path: Path) -> None:
     from simulator.ui.lab_charts import ScalingChart, render_chart
 
     width, height = PLOT_SIZE
-    chart = ScalingChart(scale=height / 560)
+    chart = ScalingChart(scale=height / 560, log_y=log_y)
     try:
         plan = result.plan
         chart.show_races(
@@ -308,7 +330,8 @@ def lab_main(options: LabOptions, *, stop: StopFlag | None = None) -> int:
 
     def finished(race: Race, stream: Dataset) -> None:
         parts = [
-            f"{r.title} {r.mistakes}" + (f" (bound {r.bound:.6g})" if r.bound is not None else "")
+            f"{r.title} {r.mistakes}"
+            + (f" (bound {format_number(r.bound)})" if r.bound is not None else "")
             for r in race.results
         ]
         say(
@@ -323,7 +346,7 @@ def lab_main(options: LabOptions, *, stop: StopFlag | None = None) -> int:
         _write(options.out, results_csv(result))
         say(f"wrote {options.out}")
         if options.plot is not None:
-            _plot(result, options.plot)
+            _plot(result, options.plot, options.log_y)
             say(f"wrote {options.plot}")
     except LabWriteError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ did. A verdict floats could not certify (`Trial.certain` False) is marked "≈".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from html import escape
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from simulator.engine import TIE_TEXT
 from simulator.presentation.format import format_number, format_vector
 
-__all__ = ["NO_TRIAL", "Explanation", "explain", "label_text"]
+__all__ = ["BRIEF", "LONG", "NO_TRIAL", "Explanation", "explain", "label_text"]
 
 NO_TRIAL = "No trial yet. Step (Space) shows one point to the learner and its update."
 
@@ -47,23 +48,33 @@ class Explanation:
 
 
 def _number(value: float) -> str:
-    return format_number(value, 4)
+    return format_number(value)
 
 
-_LONG = 10  # longer vectors are written as their first and last entries
+LONG = 10  # longer vectors are written as their first and last entries
+BRIEF = 4  # ...or, where room is short (the high-dimensional view on a projector), these
 
 
-def _vector(values: Any) -> str:
-    """A vector as the strip writes it; a long one (many features) abbreviated."""
-    values = tuple(values)
-    if len(values) <= _LONG:
-        return format_vector(values, 4)
-    head, tail = format_vector(values[:6], 4), format_vector(values[-2:], 4)
-    return f"{head}, …, {tail} ({len(values)} numbers)"
+def _vectors(longest: int) -> Callable[[Any], str]:
+    """How the strip writes a vector: one longer than `longest` (many features) as its
+    first entries and its last, with how many there are."""
+    head_count = max(1, round(0.6 * longest))
+    tail_count = max(1, longest - head_count - 2)
+
+    def vector(values: Any) -> str:
+        values = tuple(values)
+        if len(values) <= longest:
+            return format_vector(values)
+        head, tail = format_vector(values[:head_count]), format_vector(values[-tail_count:])
+        return f"{head}, …, {tail} ({len(values)} numbers)"
+
+    return vector
 
 
-def explain(frame: Any) -> Explanation:
-    """The latest trial of `frame` (see the module docstring)."""
+def explain(frame: Any, *, longest: int = LONG) -> Explanation:
+    """The latest trial of `frame` (see the module docstring); vectors longer than
+    `longest` abbreviated."""
+    vector = _vectors(longest)
     trial = frame.snapshot.last_trial
     if trial is None:
         return Explanation(NO_TRIAL, "", "")
@@ -73,11 +84,11 @@ def explain(frame: Any) -> Explanation:
     learner = frame.learner
     classes = frame.dataset.class_names
     label = label_text(trial.y, frame.dataset)
-    if len(trial.point) > _LONG:
+    if len(trial.point) > longest:
         active = sum(1 for v in trial.point if v != 0)
         shown = f"{active} of {len(trial.point)} coordinates non-zero"
     else:
-        shown = learner.explain_input(trial, frame.dataset, _vector)
+        shown = learner.explain_input(trial, frame.dataset, vector)
     where = f"Trial {trial.number} (epoch {trial.epoch}): point #{trial.index + 1}"
     head = f"{where}, {shown}, y = {label}."
     if trial.score == 0.0:  # an exact tie (the engine records it as exactly 0)
@@ -97,7 +108,8 @@ def explain(frame: Any) -> Explanation:
         None if rows is None else learner.explain_terms(trial, rows, frame.dataset.labels, _number)
     )
     score = f"{terms or learner.explain_score(trial, _number)}: {verdict}, {outcome}."
-    return Explanation(head, score, _update(frame, trial), trial.mistake, trial.certain)
+    update = _update(frame, trial, vector)
+    return Explanation(head, score, update, trial.mistake, trial.certain)
 
 
 def label_text(y: int, dataset: Any) -> str:
@@ -108,19 +120,19 @@ def label_text(y: int, dataset: Any) -> str:
     return f"{y} ({dataset.class_names[y]})" if dataset.class_names[y] != str(y) else str(y)
 
 
-def _update(frame: Any, trial: Any) -> str:
+def _update(frame: Any, trial: Any, vector: Callable[[Any], str]) -> str:
     learner = frame.learner
     snapshot = frame.snapshot
     stopped = snapshot.diverged_at is not None and trial.number >= snapshot.diverged_at
     if trial.updated:
-        return str(learner.explain_update(trial, _number, _vector))
+        return str(learner.explain_update(trial, _number, vector))
     if stopped:
         # The learner's update was refused (or no longer made): never print it as applied.
         when = (
             "here" if trial.number == snapshot.diverged_at else f"at trial {snapshot.diverged_at}"
         )
         return f"No update: the run stopped updating {when} (the status says why). w stays."
-    own = learner.explain_no_update(trial)
+    own = learner.explain_no_update(trial, vector)
     if own is not None:
         return str(own)
     if not trial.mistake:

@@ -189,6 +189,10 @@ def _theory_drawables(sim: Simulation, report: MarginReport) -> list[Drawable]:
 
 
 def _boundary_note(sim: Simulation) -> str | None:
+    """Why the plane shows no boundary, when it shows none; None off the plane (d ≠ 2: the
+    high-dimensional view draws bars, and has no line to miss)."""
+    if sim.dataset.dimension != 2:
+        return None
     if not len(sim.dataset) or any(d.role == "boundary" for d in _drawn(sim)):
         return None
     features = sim.features

@@ -32,6 +32,7 @@ from simulator.presentation.frame import Frame
 from simulator.presentation.trace import Followed, Trace
 from simulator.ui import style
 from simulator.ui.chart_curve import BLACK, GREY, curve_pen
+from simulator.ui.number_axis import number_axes
 
 __all__ = [
     "FOLLOW_BATCH",
@@ -58,11 +59,12 @@ class Chart(pg.PlotWidget):
 
     message = Signal(str)
     caption_changed = Signal(str)  # HTML
+    key_changed = Signal()  # the legend's entries (`key`) changed
 
     heading = ""
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background="w")
+        super().__init__(parent, background="w", axisItems=number_axes())
         self.setObjectName(name)
         item = self.getPlotItem()
         item.setMenuEnabled(False)
@@ -77,6 +79,9 @@ class Chart(pg.PlotWidget):
             offset=(6, 4), labelTextColor=BLACK, labelTextSize="8pt", verSpacing=-6
         )
         self.legend.setBrush(pg.mkBrush(255, 255, 255, 220))
+        self.key_shown = True  # whether the chart's curves have a legend to show now
+        self.key_outside = False  # drawn beside the chart (`ChartBox`), not over the curves
+        self._key_entries: tuple[tuple[str, Qt.PenStyle, str], ...] = ()
         self.view_box = item.getViewBox()
         self.view_box.disableAutoRange()
         self.view_box.sigRangeChangedManually.connect(self._on_user_range)
@@ -124,6 +129,7 @@ class Chart(pg.PlotWidget):
         if self.isVisible():
             self._stale = False
             self.paint_frame(frame)
+            self._follow_key()
         else:
             self._stale = True
 
@@ -132,9 +138,41 @@ class Chart(pg.PlotWidget):
         if self._stale and self._frame is not None:
             self._stale = False
             self.paint_frame(self._frame)
+            self._follow_key()
 
     def paint_frame(self, frame: Frame) -> None:
         raise NotImplementedError
+
+    # -- the key (legend) ----------------------------------------------------------------------
+
+    def show_key(self, on: bool) -> None:
+        """Whether the curves' legend shows (over the chart, or beside it: `key_outside`)."""
+        self.key_shown = on
+        self.legend.setVisible(on and not self.key_outside)
+        self._follow_key()
+
+    def set_key_outside(self, on: bool) -> None:
+        """Draw no legend over the curves: `ChartBox` writes `key()` beside the chart."""
+        self.key_outside = on
+        self.show_key(self.key_shown)
+
+    def key(self) -> tuple[tuple[str, Qt.PenStyle, str], ...]:
+        """The legend's entries as (colour, dash, text), in order; () while it has none."""
+        if not self.key_shown:
+            return ()
+        entries = []
+        for sample, label in self.legend.items:
+            item = getattr(sample, "item", None)
+            opts = getattr(item, "opts", {})
+            pen = pg.mkPen(opts.get("pen", GREY))
+            entries.append((pen.color().name(), pen.style(), str(label.text)))
+        return tuple(entries)
+
+    def _follow_key(self) -> None:
+        key = self.key()
+        if key != self._key_entries:
+            self._key_entries = key
+            self.key_changed.emit()
 
     def follow_trace(self, trace: Trace) -> Followed:
         """The proof and weights of `trace`, a bounded amount computed now; the rest is

@@ -17,7 +17,7 @@ import html
 
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QFont, QPainter
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from simulator.presentation.frame import Frame
 from simulator.ui import style
@@ -39,7 +39,9 @@ __all__ = [
 
 
 class ChartBox(QWidget):
-    """A chart with its heading and caption beside it (the chart keeps the full height)."""
+    """A chart with its key above it and its heading and caption beside it: nothing is
+    written over the curves, and both read in the caption's type (lecture-hall size in
+    presentation mode)."""
 
     def __init__(self, chart: Chart, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -47,7 +49,19 @@ class ChartBox(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 4, 0)
         layout.setSpacing(6)
-        layout.addWidget(chart, 3)
+        # The key above the chart, never over its curves, in the caption's type.
+        self.key = QLabel(objectName=f"{chart.objectName()}Key")
+        self.key.setWordWrap(True)
+        self.key.setTextFormat(Qt.TextFormat.RichText)
+        self.key.setContentsMargins(4, 2, 4, 0)
+        column = QVBoxLayout()
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.key)
+        column.addWidget(chart, 1)
+        layout.addLayout(column, 3)
+        chart.set_key_outside(True)
+        chart.key_changed.connect(self._on_key)
         self.caption = QLabel(objectName=f"{chart.objectName()}Caption")
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(Qt.TextFormat.RichText)
@@ -60,18 +74,60 @@ class ChartBox(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(180)
         layout.addWidget(scroll, 2)
+        self.scroll = scroll
+        self._layout = layout
+        self._presentation = False
         chart.caption_changed.connect(self._on_caption)
         self._on_caption(chart.caption)
+        self._on_key()
+
+    def _on_key(self) -> None:
+        entries = self.chart.key()
+        self.key.setVisible(bool(entries))
+        self.key.setText(key_html(entries))
 
     def _on_caption(self, text: str) -> None:
-        self.caption.setText(f"<b>{html.escape(self.chart.heading)}</b><br>{text}")
+        """The heading, then the caption; on a projector the caption alone (the tab names
+        the chart, and the room is short: what the caption concludes must show)."""
+        if self._presentation:
+            self.caption.setText(text)
+        else:
+            self.caption.setText(f"<b>{html.escape(self.chart.heading)}</b><br>{text}")
 
     def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type for the chart and its caption (the caption at
+        `style.PRESENTATION_TICK_PX`, and as wide as the chart, to stay short)."""
+        self._presentation = on
         self.chart.set_presentation(on)
         font = QFont(self.font())
         if on:
-            font.setPixelSize(style.PRESENTATION_LABEL_PX)
+            font.setPixelSize(style.PRESENTATION_TICK_PX)
         self.caption.setFont(font)
+        self.key.setFont(font)
+        self._layout.setStretch(0, 1 if on else 3)
+        self._layout.setStretch(1, 1 if on else 2)
+        self._on_caption(self.chart.caption)
+
+
+_SAMPLES = {
+    Qt.PenStyle.SolidLine: "━━━",
+    Qt.PenStyle.DashLine: "╺━╸╺━╸",
+    Qt.PenStyle.DotLine: "┅┅┅",
+    Qt.PenStyle.DashDotLine: "━ · ━",
+}
+
+
+def key_html(entries: tuple[tuple[str, Qt.PenStyle, str], ...]) -> str:
+    """A chart's key as one wrapping line of rich text: each entry a short sample of its
+    line (its colour, solid or dashed) and its name."""
+    parts = []
+    for colour, dash, text in entries:
+        sample = _SAMPLES.get(dash, _SAMPLES[Qt.PenStyle.DashLine])
+        parts.append(
+            f'<span style="white-space:nowrap"><span style="color:{colour}">{sample}</span>'
+            f"&nbsp;{html.escape(text)}</span>"
+        )
+    return "&nbsp;&nbsp;&nbsp; ".join(parts)
 
 
 class ChartPanel(QWidget):

@@ -24,14 +24,15 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from simulator.engine import Dataset
-from simulator.presentation.explain import explain
+from simulator.presentation.explain import BRIEF, LONG, explain
 from simulator.presentation.frame import Frame, format_number
 from simulator.ui import style
-from simulator.ui.lab_charts import count_text, staircase
+from simulator.ui.lab_charts import staircase
+from simulator.ui.number_axis import NameAxis, number_axes
 
 __all__ = ["HighDimView"]
 
@@ -49,19 +50,30 @@ def _pen(colour: str, width: float, dash: bool = False) -> pg.QtGui.QPen:
 
 
 class _Chart(pg.PlotWidget):
-    def __init__(self, name: str, bottom: str, left: str) -> None:
-        super().__init__(background=style.BACKGROUND)
+    def __init__(self, name: str, bottom: str, left: str, *, named: bool = False) -> None:
+        axes: dict[str, pg.AxisItem] = dict(number_axes())
+        if named:
+            axes["bottom"] = NameAxis("bottom")
+        super().__init__(background=style.BACKGROUND, axisItems=axes)
         self.setObjectName(name)
         item = self.getPlotItem()
         item.showGrid(x=False, y=True, alpha=0.25)
         item.setMenuEnabled(False)
         item.hideButtons()
         labels = {"color": "#222222", "font-size": "13px"}
-        item.setLabel("bottom", bottom, **labels)
-        item.setLabel("left", left, **labels)
+        for side, text in (("bottom", bottom), ("left", left)):
+            if text:
+                item.setLabel(side, text, **labels)
         for axis in ("left", "bottom"):
             item.getAxis(axis).setPen(pg.mkPen("#444444"))
             item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        super().resizeEvent(event)
+        item = self.getPlotItem()  # None while pyqtgraph builds the widget
+        axis = item.getAxis("bottom") if item is not None else None
+        if isinstance(axis, NameAxis):  # upright column names: at most a quarter of the chart
+            axis.set_longest(self.height() / 4)
 
 
 class HighDimView(QWidget):
@@ -76,7 +88,8 @@ class HighDimView(QWidget):
         self._note_key: tuple[object, ...] | None = None
         self.note.setStyleSheet("QLabel { color: #333333; padding: 4px 8px; }")
 
-        self.bars = _Chart("weightsBars", "feature: variable number", "weight w")
+        # The bars' own names say what they are: no axis title under them.
+        self.bars = _Chart("weightsBars", "", "weight w", named=True)
         self._relevant_bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=RELEVANT, pen=None)
         self._other_bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=OTHER, pen=None)
         self._bias_bar = pg.BarGraphItem(x=[], height=[], width=0.8, brush=BIAS, pen=None)
@@ -84,7 +97,7 @@ class HighDimView(QWidget):
         self._threshold_label = pg.TextItem("", color="#111111", anchor=(0, 1))
         for graphic in (self._other_bars, self._relevant_bars, self._bias_bar):
             self.bars.addItem(graphic)
-        self._axis_key: bool | None = None
+        self._axis_key: tuple[object, ...] | None = None
         self.bars.addItem(self.threshold_line, ignoreBounds=True)
         self.bars.addItem(self._threshold_label, ignoreBounds=True)
         self.bars.getPlotItem().addLine(y=0, pen=pg.mkPen("#444444", width=1))
@@ -153,9 +166,12 @@ class HighDimView(QWidget):
             for side in ("left", "bottom"):
                 item.getAxis(side).setStyle(tickFont=tick if on else None)
                 axis = item.getAxis(side)
-                item.setLabel(
-                    side, axis.labelText, **{"color": "#222222", "font-size": f"{self._label_px}px"}
-                )
+                if axis.labelText:
+                    item.setLabel(
+                        side,
+                        axis.labelText,
+                        **{"color": "#222222", "font-size": f"{self._label_px}px"},
+                    )
         for label in (self._threshold_label, self._bound_label):
             label.setFont(small)
         self.k_curve.setPen(_pen("#D55E00", 2.5 * k))
@@ -187,7 +203,10 @@ class HighDimView(QWidget):
             self.note.setText(self._note_text(frame, self._presentation))
         self._paint_bars(frame)
         self._paint_mistakes(frame)
-        self.explanation.setText(explain(frame).html())
+        # On a projector the bars need the room: long vectors shortened in the strip.
+        self.explanation.setText(
+            explain(frame, longest=BRIEF if self._presentation else LONG).html()
+        )
 
     @staticmethod
     def _note_text(frame: Frame, short: bool = False) -> str:
@@ -206,12 +225,12 @@ class HighDimView(QWidget):
         relevant = frame.relevant is not None and len(frame.relevant) > 0
         keys = []
         if relevant and frame.relevant is not None:
-            named = ", ".join(f"x{v}" for v in frame.relevant[:8])
+            named = ", ".join(ds.names[v - 1] for v in frame.relevant[:8])
             named += ", …" if len(frame.relevant) > 8 else ""
             keys.append((RELEVANT, f"the data's OR ({named})"))
         keys.append((OTHER, "other variables" if relevant else "variables"))
         if frame.settings.bias:
-            keys.append((BIAS, "bias (feature 0)"))
+            keys.append((BIAS, "bias"))
         key = "&nbsp;&nbsp; ".join(
             f'<span style="color:{colour}">■</span>&nbsp;{html.escape(text, quote=False)}'
             for colour, text in keys
@@ -239,7 +258,7 @@ class HighDimView(QWidget):
         self._other_bars.setOpts(x=positions[rest], height=heights[rest])
         self._bias_bar.setOpts(x=positions[~variable], height=heights[~variable])
         self._relevant_bars.setVisible(bool(relevant.any()))
-        self._set_axis_name(bias)
+        self._set_axis_name(frame.dataset, bias, frame.relevant or ())
         plot = self.bars.getPlotItem()
         plot.setLabel(
             "left",
@@ -267,16 +286,19 @@ class HighDimView(QWidget):
         band = min(0.4, max(0.08, text_px / height)) if height > 0 else 0.15
         plot.setYRange(bottom, top + band * (top - bottom) / (1.0 - band), padding=0)
 
-    def _set_axis_name(self, bias: bool) -> None:
-        """Name the bars' axis (set only when the bias comes or goes)."""
-        if self._axis_key == bias:
+    def _set_axis_name(self, dataset: Dataset, bias: bool, relevant: tuple[int, ...]) -> None:
+        """Name each bar by its column (and the bias bar "bias"), the OR's variables always;
+        set only when the columns or the bias change."""
+        key = (dataset.names, bias, relevant, self._label_px)
+        if self._axis_key == key:
             return
-        self._axis_key = bias
-        self.bars.getPlotItem().setLabel(
-            "bottom",
-            "feature: variable number" + (" (0 is the bias)" if bias else ""),
-            **{"color": "#222222", "font-size": f"{self._label_px}px"},
-        )
+        self._axis_key = key
+        axis = self.bars.getPlotItem().getAxis("bottom")
+        assert isinstance(axis, NameAxis)
+        names = {j + 1: name for j, name in enumerate(dataset.names)}
+        if bias:
+            names[0] = "bias"
+        axis.set_names(names, relevant)
 
     def _paint_mistakes(self, frame: Frame) -> None:
         s = frame.snapshot
@@ -299,11 +321,13 @@ class HighDimView(QWidget):
         self.bound_line.setVisible(drawn)
         if shown and bound is not None:
             self.bound_line.setValue(bound)
+            whose = "bound from w₀" if frame.bound_is_general else f"{frame.learner.title}'s bound"
             self._bound_label.setText(
-                f"bound {count_text(bound)}" + ("" if drawn else " (above the chart)")
+                f"{whose} {format_number(bound)}" + ("" if drawn else " (above the chart)")
             )
-            self._bound_label.setPos(right, bound if drawn else top)
-            self._bound_label.setAnchor((1, 1) if drawn else (1, 0))
+            # On its line at the right; above the chart, at the top left, where k is low.
+            self._bound_label.setPos(right if drawn else 0.0, bound if drawn else top)
+            self._bound_label.setAnchor((1, 1) if drawn else (0, 0))
         plot = self.mistakes_chart.getPlotItem()
         plot.setXRange(0, right, padding=0.02)
         plot.setYRange(0, top, padding=0)

@@ -1,11 +1,15 @@
 """The Winnow lab's charts, drawn by the window's lab and by `python main.py lab --plot`.
 
-- `ScalingChart`: mistakes against n, both axes logarithmic, one line per rule, each
-  rule's bound dashed in its colour. On these axes Winnow's 2 + 3r(1 + log₂ n) bends over
-  while the perceptron's (4r + 1)·R² climbs with slope 1 (R² grows like n).
+- `ScalingChart`: mistakes against n (n on a log scale), one line per rule, each rule's
+  bound dashed in its colour. The mistakes on a linear scale first: Winnow's
+  2 + 3r(1 + log₂ n) is then a straight line and the perceptron's (4r + 1)·R² (R² grows
+  like n) shoots up, where log–log axes (`log_y`) draw both as straight lines.
+
+Every legend is a row under its chart, never over a curve; it has as many columns as the
+chart's width holds.
 - `CumulativeChart`: the mistake count k against the trial for one n, one staircase per rule,
   with the bounds as horizontal dashed lines (those far above the curves are named in
-  the legend instead, so they do not squash the curves).
+  the legend with an arrow instead, so they do not squash the curves).
 - `WeightsChart`: one run's weights after each mistake: each relevant variable's weight, the
   irrelevant ones' mean and range, and θ when the rule has one. When every weight is
   positive (Winnow) the axis is log₂, so a promotion (×2) and a demotion (÷2) are steps of
@@ -23,12 +27,13 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QResizeEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from simulator.engine.lab import Race, RaceResult, WeightTrace
 from simulator.presentation.frame import format_number
 from simulator.ui import style
+from simulator.ui.number_axis import number_axes
 
 __all__ = [
     "CumulativeChart",
@@ -43,7 +48,9 @@ __all__ = [
 _COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 _SYMBOLS = ("s", "o", "t", "d", "star", "h")
 _RELEVANT_COLOURS = ("#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#D55E00")
-_HEADROOM = 1.7  # y range over the data's, leaving the top of the plot to the legend
+_HEADROOM = 1.12  # y range over the data's: a little air above the highest curve
+LEGEND_PX = 13  # the legends' type at scale 1 (pixels)
+MAX_BOUND_OVER_MISTAKES = 1.6  # a linear axis reaches at most this far over the mistakes
 MAX_RELEVANT_LINES = 6  # beyond this many relevant variables, their mean and range instead
 
 _Note = tuple[float, float, str, QColor, bool]  # a value at a line's end: n, k, text, colour, bold
@@ -65,21 +72,14 @@ def _pen(colour: QColor | str, width: float, dash: bool = False) -> QPen:
 def count_text(value: float) -> str:
     if not math.isfinite(value):
         return format_number(value)
-    return f"{value:,.0f}" if abs(value) >= 1000 else format_number(value, 4)
+    return f"{value:,.0f}" if abs(value) >= 1000 else format_number(value)
 
 
 class _Chart(pg.PlotWidget):
     """A PlotWidget with our background, grid, fonts and legend, scaled by `scale`."""
 
-    def __init__(
-        self,
-        parent: QWidget | None,
-        name: str,
-        scale: float,
-        corner: tuple[float, float] = (0.0, 0.0),
-        legend_points: float = 10,
-    ) -> None:
-        super().__init__(parent, background=style.BACKGROUND)
+    def __init__(self, parent: QWidget | None, name: str, scale: float, columns: int = 2) -> None:
+        super().__init__(parent, background=style.BACKGROUND, axisItems=number_axes())
         self.setObjectName(name)
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.25)
@@ -87,18 +87,18 @@ class _Chart(pg.PlotWidget):
         for axis in ("left", "bottom"):
             item.getAxis(axis).setPen(pg.mkPen("#444444"))
             item.getAxis(axis).setTextPen(pg.mkPen("#222222"))
-        self._legend_points = legend_points
-        # The legend sits in `corner` of the plot, (0, 0) top left to (1, 1) bottom right.
-        self.legend = item.addLegend(
-            offset=(10, 10),
-            labelTextSize=f"{round(legend_points * scale)}pt",
-            labelTextColor="#222222",
-            verSpacing=-4,
+        # The legend in a row of its own under the chart, never over a curve (at 1024 px
+        # wide one inside the plot covered the points of n = 8 … 32). Items added with a
+        # name join it, as with `addLegend`.
+        self.legend = pg.LegendItem(
+            labelTextSize=f"{LEGEND_PX}px", labelTextColor="#222222", verSpacing=-4
         )
-        margin = (10 if corner[0] < 0.5 else -10, 10 if corner[1] < 0.5 else -10)
-        self.legend.anchor(itemPos=corner, parentPos=corner, offset=margin)
-        self.legend.setBrush(pg.mkBrush(255, 255, 255, 225))
-        self.legend.setPen(pg.mkPen("#BBBBBB"))
+        self._columns = columns
+        self.legend.setColumnCount(columns)
+        # Its width never widens the chart (`fit_legend` chooses the columns instead).
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        item.layout.addItem(self.legend, 4, 1)
+        item.legend = self.legend
         self._texts: tuple[str, str, str] | None = None
         self.set_scale(scale)
 
@@ -114,7 +114,7 @@ class _Chart(pg.PlotWidget):
             item.getAxis(axis).setStyle(tickFont=tick_font, tickTextOffset=round(5 * scale))
         item.getAxis("left").setWidth(round(58 * scale))
         legend = scale if legend_scale is None else legend_scale
-        self.legend.setLabelTextSize(f"{round(self._legend_points * legend)}pt")
+        self.legend.setLabelTextSize(f"{round(LEGEND_PX * legend)}px")
         self._label_style = {"color": "#222222", "font-size": f"{round(13 * scale)}px"}
         if self._texts is not None:
             self._labels(*self._texts)
@@ -127,35 +127,91 @@ class _Chart(pg.PlotWidget):
         item.setLabel("left", left, **self._label_style)
 
     def headroom(self, lines: int = 0) -> float:
-        """The y range over the data's: at least `_HEADROOM`, more when the legend and
-        `lines` lines of notes under it need more of the plot's height (large type)."""
+        """The y range over the data's: `_HEADROOM`, more when `lines` lines of notes at
+        the top need more of the plot's height (large type). The legend is under the
+        chart, not in it."""
         height = self.getPlotItem().getViewBox().height()
-        if height <= 0:
+        if height <= 0 or not lines:
             return _HEADROOM
-        text = self.legend.boundingRect().height() + 14 + lines * 1.4 * 12 * self.scale
-        band = min(0.7, max(1.0 - 1.0 / _HEADROOM, text / height))
+        text = 8 + lines * 1.4 * 12 * self.scale
+        band = min(0.6, max(1.0 - 1.0 / _HEADROOM, text / height))
         return 1.0 / (1.0 - band)
 
     def _reset(self) -> None:
         self.getPlotItem().clear()
         self.legend.clear()
 
+    def close(self) -> bool:
+        """Take the legend out of the plot's layout and scene first: pyqtgraph's close
+        clears the scene, and a layout's item deleted with it crashes Qt."""
+        item = self.getPlotItem()
+        legend = getattr(self, "legend", None)
+        if item is not None and legend is not None:
+            item.layout.removeItem(legend)
+            if legend.scene() is not None:
+                legend.scene().removeItem(legend)
+            item.legend = None
+        return bool(super().close())
+
+    def fit_legend(self) -> None:
+        """As many legend columns as the chart's width holds (at most `columns`): a legend
+        wider than its chart would widen the chart past its room."""
+        room = self.width() - 16
+        entries = [
+            sample.boundingRect().width() + label.itemRect().width() + 16
+            for sample, label in self.legend.items
+        ]
+
+        def width(count: int) -> float:  # the legend fills its rows left to right
+            return sum(max(entries[j::count], default=0.0) for j in range(count))
+
+        count = next((c for c in range(self._columns, 1, -1) if width(c) <= room), 1)
+        if count != self.legend.columnCount:
+            self.legend.setColumnCount(count)
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
+        super().resizeEvent(event)
+        if getattr(self, "legend", None) is not None:
+            self.fit_legend()
+
     def width_for(self, base: float) -> float:
         return base * self.scale
 
 
 class ScalingChart(_Chart):
-    """Mistakes against n (log–log) for each rule, with the bounds dashed."""
+    """Mistakes against n (n on a log scale) for each rule, with the bounds dashed.
 
-    def __init__(self, parent: QWidget | None = None, *, scale: float = 1.0) -> None:
+    The mistakes on a linear scale first (`log_y` False): there log n is a straight line
+    and n a curve shooting up, the lesson; on log–log axes both are straight lines and
+    look alike. `set_log_y` switches."""
+
+    def __init__(
+        self, parent: QWidget | None = None, *, scale: float = 1.0, log_y: bool = False
+    ) -> None:
         super().__init__(parent, "labScalingChart", scale)
-        self.setLogMode(x=True, y=True)
-        self._labels("Mistakes against n", "n (variables, log scale)", "mistakes (log scale)")
+        self.log_y = log_y
+        self.setLogMode(x=True, y=log_y)
+        self._labels("Mistakes against n", "n (variables, log scale)", self._y_name())
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.bounds: dict[str, pg.PlotDataItem] = {}
+        self._shown: tuple[Sequence[Race], str | None] = ((), None)
+        self._mistakes = 0.0  # the most mistakes drawn
+
+    def _y_name(self) -> str:
+        return "mistakes (log scale)" if self.log_y else "mistakes"
+
+    def set_log_y(self, on: bool) -> None:
+        """Mistakes on a log scale (or linear), redrawn."""
+        if on != self.log_y:
+            self.log_y = on
+            self.setLogMode(x=True, y=on)
+            title = self._texts[0] if self._texts is not None else "Mistakes against n"
+            self._labels(title, "n (variables, log scale)", self._y_name())
+            self.show_races(*self._shown)
 
     def show_races(self, races: Sequence[Race], title: str | None = None) -> None:
         """Draw the races so far (any order of n)."""
+        self._shown = (tuple(races), title)
         self._reset()
         self.curves, self.bounds = {}, {}
         if title is not None:
@@ -166,8 +222,10 @@ class ScalingChart(_Chart):
         values: list[float] = []
         notes: list[_Note] = []  # the values at the right
         rules = [r.rule for r in ordered[0].results]
+        self._mistakes = float(max(r.mistakes for race in ordered for r in race.results))
         for index, rule in enumerate(rules):
             self._plot_rule(index, rule, ordered, values, notes)
+        self.fit_legend()
         self._fit_axes([race.n for race in ordered], values, notes)
 
     def _plot_rule(
@@ -183,12 +241,12 @@ class ScalingChart(_Chart):
         colour, symbol = rule_style(index)
         results = [race.result(rule) for race in ordered]
         points = [(float(r.n), float(r.mistakes)) for r in results if r is not None]
-        shown = [(n, k) for n, k in points if k > 0]  # a log axis has no 0
+        shown = [(n, k) for n, k in points if k > 0 or not self.log_y]  # a log axis has no 0
         name = next(r.title for r in results if r is not None)
         if shown:
             x, y = (np.array(v) for v in zip(*shown, strict=True))
             values.extend(y.tolist())
-            notes.append((x[-1], y[-1], f"{y[-1]:,.0f}", colour, True))
+            notes.append((x[-1], y[-1], count_text(y[-1]), colour, True))
             self.curves[rule] = self.plot(
                 x,
                 y,
@@ -208,7 +266,7 @@ class ScalingChart(_Chart):
             x = np.array([b[0] for b in bounds])
             y = np.array([b[1] for b in bounds])
             values.extend(y.tolist())
-            notes.append((x[-1], y[-1], f"{y[-1]:,.0f}", colour, False))
+            notes.append((x[-1], y[-1], count_text(y[-1]), colour, False))
             self.bounds[rule] = self.plot(
                 x,
                 y,
@@ -217,29 +275,53 @@ class ScalingChart(_Chart):
             )
 
     def _fit_axes(self, sizes: Sequence[int], values: Sequence[float], notes: list[_Note]) -> None:
-        """Ticks at the n raced and at 1, 2, 5 × 10^k; the ranges; the values at the right."""
+        """Ticks at the n raced (and on a log y axis at 1, 2, 5 × 10^k); the ranges; the
+        values at the right."""
         item = self.getPlotItem()
         item.getAxis("bottom").setTicks([[(math.log10(n), f"{n:,}") for n in sizes]])
-        if values:
-            item.getAxis("left").setTicks(_decade_ticks(min(values), max(values)))
+        positive = [v for v in values if v > 0]
+        log = self.log_y and bool(positive)
+        item.getAxis("left").setTicks(_decade_ticks(min(positive), max(positive)) if log else None)
         low, high = math.log10(sizes[0]), math.log10(sizes[-1])
         margin = max(0.08 * (high - low), 0.15)
         item.setXRange(low - margin, high + 2 * margin, padding=0)
-        if values:
-            bottom, top = math.log10(min(values)), math.log10(max(values))
+        if not values:
+            return
+        if log:
+            bottom, top = math.log10(min(positive)), math.log10(max(positive))
             item.setYRange(bottom - 0.1, top + 0.1, padding=0)
-            # Values at the right edge, nudged apart where lines end close together.
-            gap = 0.045 * (top - bottom + 0.2)
-            placed: list[float] = []
-            for n, k, text, colour, bold in sorted(notes, key=lambda note: note[1]):
-                y = math.log10(k)
-                if placed and y < placed[-1] + gap:
-                    y = placed[-1] + gap
-                placed.append(y)
-                self._annotate(n, y, text, colour, bold)
+        else:
+            # Linear: up to the mistakes, with room; a bound far above them (the
+            # perceptron's, ~n) leaves the chart at the top rather than flatten them.
+            bottom = 0.0
+            top = min(max(values), MAX_BOUND_OVER_MISTAKES * max(self._mistakes, 1.0))
+            top = max(top, 1.0) * _HEADROOM
+            item.setYRange(0.0, top, padding=0)
+        # Values at the right edge, a line of their type apart where lines end close
+        # together; a value above the chart written at its top with an arrow. Where the
+        # chart is too short for all of them, the mistakes keep theirs, the bounds give way.
+        low, high = (bottom - 0.1, top + 0.1) if log else (0.0, top)
+        height = item.getViewBox().height()
+        line = 1.15 * round(13 * self.scale)
+        gap = (high - low) * (line / height if height > 0 else 0.08)
+        wanted = []
+        for n, k, text, colour, bold in notes:
+            y = math.log10(k) if log else k
+            if y > high - gap / 2:
+                y, text = high - gap / 2, f"↑ {text}" if not log else text
+            wanted.append((n, y, text, colour, bold))
+        room = int((high - low) / gap) if gap > 0 else len(wanted)
+        if len(wanted) > room:  # the bounds give way to the mistakes
+            wanted = sorted(wanted, key=lambda note: not note[4])[: max(room, 0)]
+        for (n, _, text, colour, bold), y in zip(
+            sorted(wanted, key=lambda note: note[1]),
+            _spread([note[1] for note in sorted(wanted, key=lambda note: note[1])], gap, low, high),
+            strict=True,
+        ):
+            self._annotate(n, y, text, colour, bold)
 
     def _annotate(self, n: float, y: float, text: str, colour: QColor, bold: bool) -> None:
-        """A value beside the end of a line at n, at height y (log₁₀ of the value)."""
+        """A value beside the end of a line at n, at height y (on the y axis's scale)."""
         font = QFont()
         font.setPixelSize(round(13 * self.scale))
         font.setBold(bold)
@@ -247,6 +329,26 @@ class ScalingChart(_Chart):
         label.setFont(font)
         label.setPos(math.log10(n) + 0.03, y)
         self.addItem(label)
+
+
+def _sample_pen(item: pg.GraphicsObject) -> QPen:
+    """The pen a legend's sample of `item` draws with (a curve's or a line's)."""
+    if isinstance(item, pg.InfiniteLine):
+        return QPen(item.pen)
+    return pg.mkPen(item.opts.get("pen"))
+
+
+def _spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[float]:
+    """Heights near `ys` (ascending) at least `gap` apart, within low + gap/2 … high − gap/2
+    where there is room: pushed up from below, then down from the top."""
+    placed = list(ys)
+    floor, ceiling = low + gap / 2, high - gap / 2
+    for i, y in enumerate(placed):
+        placed[i] = max(y, floor if i == 0 else placed[i - 1] + gap)
+    for i in range(len(placed) - 1, -1, -1):
+        limit = ceiling if i == len(placed) - 1 else placed[i + 1] - gap
+        placed[i] = min(placed[i], limit)
+    return placed
 
 
 def _decade_ticks(low: float, high: float) -> list[list[tuple[float, str]]]:
@@ -277,19 +379,15 @@ class CumulativeChart(_Chart):
     """Cumulative mistakes k against the trial for one n, one staircase per rule."""
 
     def __init__(self, parent: QWidget | None = None, *, scale: float = 1.0) -> None:
-        super().__init__(parent, "labCumulativeChart", scale, legend_points=9)
+        super().__init__(parent, "labCumulativeChart", scale, columns=2)
         self._labels("Cumulative mistakes", "trial", "mistakes k")
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.bound_lines: dict[str, pg.InfiniteLine] = {}
-        self.notes: list[pg.TextItem] = []
-
-    def set_scale(self, scale: float, legend_scale: float | None = None) -> None:
-        super().set_scale(scale, legend_scale)
-        self.legend.setColumnCount(3 if scale <= 1.0 else 2)  # large type: two columns fit
+        self.off_chart: list[str] = []  # the bounds named in the legend instead of drawn
 
     def show_race(self, race: Race | None) -> None:
         self._reset()
-        self.curves, self.bound_lines, self.notes = {}, {}, []
+        self.curves, self.bound_lines, self.off_chart = {}, {}, []
         if race is None:
             return
         self.getPlotItem().setTitle(
@@ -300,56 +398,45 @@ class CumulativeChart(_Chart):
         top = float(max((r.mistakes for r in race.results), default=0))
         end = float(max((r.trials for r in race.results), default=0))
         ceiling = 1.5 * max(top, 1.0)
-        off_chart = []
+        # The legend pairs each rule with its bound, a row each (two columns): the bound
+        # is named there with its dash and its rule's colour, not written over the curves;
+        # one far above the curves ("↑") is not drawn, so that it does not flatten them.
+        entries: list[tuple[pg.GraphicsObject, str]] = []
         for index, result in enumerate(race.results):
             colour, _ = rule_style(index)
             x, y = staircase(result.mistake_trials, result.trials)
-            self.curves[result.rule] = self.plot(
-                x, y, pen=_pen(colour, self.width_for(2.5)), name=result.title
-            )
+            curve = self.plot(x, y, pen=_pen(colour, self.width_for(2.5)))
+            self.curves[result.rule] = curve
+            entries.append((curve, result.title))
             bound = result.bound
             if bound is None:
+                entries.append((pg.PlotDataItem(pen=pg.mkPen(None)), ""))  # its row's end
                 continue
-            label = f"{result.title}'s bound {count_text(bound)}"
-            if bound > ceiling:  # it would squash the curves: say it instead of drawing it
-                off_chart.append((label, colour))
+            dashed = _pen(colour, self.width_for(2.0), dash=True)
+            if bound > ceiling:
+                self.off_chart.append(f"{result.title}'s bound {count_text(bound)}")
+                entries.append((pg.PlotDataItem(pen=dashed), f"bound {count_text(bound)} ↑"))
                 continue
-            line = pg.InfiniteLine(
-                pos=bound, angle=0, pen=_pen(colour, self.width_for(2.0), dash=True)
-            )
+            line = pg.InfiniteLine(pos=bound, angle=0, pen=dashed)
             self.addItem(line)
             self.bound_lines[result.rule] = line
-            self.notes.append(self._note(label, colour, end, bound, anchor=(1.0, 1.0)))
+            entries.append((line, f"bound {count_text(bound)}"))
             top = max(top, bound)
-        y_top = max(top, 1.0) * self.headroom(len(off_chart))
-        for k, (label, colour) in enumerate(off_chart):  # below the legend, above the start
-            self.notes.append(
-                self._note(
-                    f"{label}: off the chart", colour, 0.02 * end, top * 1.1, anchor=(0.0, 1.0 + k)
-                )
-            )
+        while entries and not entries[-1][1]:
+            entries.pop()
+        for item, text in entries:
+            self.legend.addItem(pg.PlotDataItem(pen=_sample_pen(item)), text)
         self.getPlotItem().setXRange(0, max(end, 1.0), padding=0.02)
-        self.getPlotItem().setYRange(0, y_top, padding=0)  # room for the legend
-
-    def _note(
-        self, text: str, colour: QColor, x: float, y: float, anchor: tuple[float, float]
-    ) -> pg.TextItem:
-        font = QFont()
-        font.setPixelSize(round(12 * self.scale))
-        note = pg.TextItem(text, color=colour, anchor=anchor)
-        note.setFont(font)
-        note.setPos(x, y)
-        self.addItem(note)
-        return note
+        self.getPlotItem().setYRange(0, max(top, 1.0) * self.headroom(), padding=0)
+        self.fit_legend()
 
 
 class WeightsChart(_Chart):
     """One run's weights after each mistake: relevant ones, irrelevant mean and range, θ."""
 
     def __init__(self, parent: QWidget | None = None, *, scale: float = 1.0) -> None:
-        super().__init__(parent, "labWeightsChart", scale, legend_points=9)
-        self.legend.setColumnCount(2)
-        self._labels("Weights", "trial", "weight")
+        super().__init__(parent, "labWeightsChart", scale, columns=2)
+        self._labels("Weights", "trial", "w")
         self.relevant_curves: list[pg.PlotDataItem] = []
         self.irrelevant_curve: pg.PlotDataItem | None = None
         self.threshold_line: pg.InfiniteLine | None = None
@@ -367,7 +454,7 @@ class WeightsChart(_Chart):
         values += [v for v in trace.irrelevant_min + trace.irrelevant_max if math.isfinite(v)]
         # All positive (Winnow): draw log₂ w, so ×2 and ÷2 are steps of the same height.
         self.log_scale = bool(values) and min(values) > 0
-        label = "weight (log scale)" if self.log_scale else "weight"
+        label = "w (log scale)" if self.log_scale else "w"
         item.setLabel("left", label, **self._label_style)
         item.setTitle(
             f"{result.title}'s weights, n = {result.n:,}",
@@ -386,6 +473,7 @@ class WeightsChart(_Chart):
                 pen=_pen("#111111", self.width_for(1.5), dash=True),
             )
             self.addItem(self.threshold_line)
+        self.fit_legend()
         right = self._fit(values, trace, result)
         if self.threshold_line is not None:
             font = QFont()

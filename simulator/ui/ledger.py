@@ -8,10 +8,17 @@ are grey; the current trial's row is bold. Clicking a row (or Enter on it) asks 
 there. Ctrl+C and the context menu copy the selected rows as tab-separated text or CSV,
 with the header, as shown (at most `COPY_LIMIT` rows: each is replayed).
 
-Columns: trial, epoch, point (x₁…xₙ, numbered from 1 as the notes do), x (the feature
-vector, bias first), y, s = w·x − θ, the verdict (mistake/correct; "tie" when s was
-exactly 0, decided by the tie rule), Δw and w after the trial. Numbers are plain text
-with 6 significant digits.
+Columns: trial, epoch, point (#1…#n, numbered from 1 as the strip and the plot do), x (the
+feature vector, bias first), y, s = w·x − θ, the verdict (mistake/correct; "tie" when s was
+exactly 0, decided by the tie rule), Δw and w after the trial. Numbers are written by the
+one formatter (`presentation.format`), as the panel and the strip write them.
+
+Columns are as wide as the rows in sight need (they only grow during a run, so the table
+does not jump). What matters most stays in sight on a narrow screen: when the columns do
+not fit, epoch, x, s, y and point give way, in that order (the summary's tooltip says
+which), and if trial, verdict, Δw and w still do not fit, the vectors wrap onto as many
+lines as they need (at most one number a line: column vectors). In
+presentation mode the type is `style.PRESENTATION_TICK_PX` (20 px) or more.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import OrderedDict
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,7 +44,9 @@ from PySide6.QtGui import (
     QColor,
     QContextMenuEvent,
     QFont,
+    QFontMetrics,
     QKeySequence,
+    QResizeEvent,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
@@ -47,14 +57,18 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from simulator.engine import Trial
+from simulator.engine import Dataset, Trial
+from simulator.presentation.explain import label_text
+from simulator.presentation.format import format_signed_label
 from simulator.presentation.frame import Frame, format_number
 from simulator.presentation.trace import Trace, TrialReader
+from simulator.ui import style
 
 __all__ = [
     "COLUMNS",
@@ -67,14 +81,13 @@ __all__ = [
 ]
 
 COLUMNS = ("trial", "epoch", "point", "x", "y", "s", "verdict", "Δw", "w")
+_GIVE_WAY = (1, 3, 5, 4, 2)  # epoch, x, s, y, point: hidden in this order when narrow
+_VECTORS = (3, 7, 8)  # x, Δw, w: wrapped onto two lines when even that is not enough
 COPY_LIMIT = 20_000
 RUNNING_EVERY = 8  # frames: how often a visible ledger takes a frame during a run
 _BLOCK = 64  # rows fetched by one replay
 _CACHED_BLOCKS = 64
-_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _FUTURE_BRUSH = QBrush(QColor("#9A9A9A"))
-_BOLD = QFont()
-_BOLD.setBold(True)
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
 _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole.value)
 _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
@@ -108,8 +121,28 @@ def _vector(values: tuple[float, ...]) -> str:
     return "(" + ", ".join(format_number(v) for v in values) + ")"
 
 
-def row_texts(trial: Trial) -> tuple[str, ...]:
-    """The ledger's cells for one trial."""
+def wrapped_width(text: str, metrics: QFontMetrics, lines: int) -> int:
+    """The least width that holds `text` on `lines` lines, broken at spaces (Qt's greedy
+    wrapping then needs no more lines than that)."""
+    words = text.split(" ")
+    if lines <= 1 or len(words) < 2:
+        return metrics.horizontalAdvance(text)
+    # best[k][j]: the least widest line for the first j words on k lines
+    n = len(words)
+    width = [
+        [metrics.horizontalAdvance(" ".join(words[i:j])) for j in range(n + 1)] for i in range(n)
+    ]
+    best = [width[0][j] if j else 0 for j in range(n + 1)]
+    for _ in range(2, lines + 1):
+        best = [
+            min([best[j]] + [max(best[i], width[i][j]) for i in range(1, j)]) if j else 0
+            for j in range(n + 1)
+        ]
+    return best[n]
+
+
+def row_texts(trial: Trial, label: Callable[[int], str] = format_signed_label) -> tuple[str, ...]:
+    """The ledger's cells for one trial; `label` writes its class (±1, or a class's name)."""
     if trial.score == 0.0:
         verdict = "tie: mistake" if trial.mistake else "tie: correct"
     else:
@@ -118,9 +151,9 @@ def row_texts(trial: Trial) -> tuple[str, ...]:
     return (
         str(trial.number),
         str(trial.epoch),
-        "x" + str(trial.index + 1).translate(_SUBSCRIPTS),
+        f"#{trial.index + 1}",
         _vector(trial.x),
-        "+1" if trial.y > 0 else "-1",
+        label(trial.y),
         format_number(trial.score),
         verdict,
         delta,
@@ -140,7 +173,18 @@ class LedgerModel(QAbstractTableModel):
         self._mistakes_only = False
         self._reader: TrialReader | None = None
         self._cache: OrderedDict[int, dict[int, tuple[str, ...]]] = OrderedDict()
+        self._label: Callable[[int], str] = format_signed_label
+        self._dataset: Dataset | None = None
+        self.bold_font = QFont()  # the current trial's row: the view's type, bold
+        self.bold_font.setBold(True)
         self.fetches = 0  # replays made, for tests and benchmarks
+
+    def set_dataset(self, dataset: Dataset) -> None:
+        """Write labels as the strip does for these data (±1, or a class with its name)."""
+        if dataset is not self._dataset:
+            self._dataset = dataset
+            self._label = lambda y: label_text(y, dataset)
+            self._cache.clear()
 
     # -- what is shown -------------------------------------------------------------------------
 
@@ -195,6 +239,10 @@ class LedgerModel(QAbstractTableModel):
                     roles,
                 )
 
+    @property
+    def current_trial(self) -> int:
+        return self._trials
+
     def trial_of(self, row: int) -> int:
         """The trial number shown in `row`."""
         return int(self._mistakes[row]) if self._mistakes_only else row + 1
@@ -244,7 +292,7 @@ class LedgerModel(QAbstractTableModel):
         if role == _FOREGROUND:
             return _FUTURE_BRUSH if trial > self._trials else None
         if role == _FONT:
-            return _BOLD if trial == self._trials else None
+            return self.bold_font if trial == self._trials else None
         if trial > self._trials:  # the tooltip
             return "Recorded future: stepping on from the current trial replaces it"
         return None
@@ -289,7 +337,7 @@ class LedgerModel(QAbstractTableModel):
                 records[record.number] = record
             start = end + 1
         return {
-            row: row_texts(records[t])
+            row: row_texts(records[t], self._label)
             for row, t in zip(range(first_row, last_row + 1), trials, strict=True)
             if t in records
         }
@@ -327,9 +375,11 @@ class LedgerView(QTableView):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        digits = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in enumerate((8, 6, 6, 24, 4, 11, 12, 24, 24)):
-            self.setColumnWidth(column, digits * chars + 12)
+        self._widths = [0] * len(COLUMNS)  # what the rows seen so far need, per column
+        self._widths_key: object = None
+        self.lines = 1  # the lines of a row: the vectors wrap when the ledger is narrow
+        self.hidden_columns: tuple[str, ...] = ()
+        self.fit_columns()
         self.clicked.connect(self._on_activated)
         self.activated.connect(self._on_activated)
         self.copy_action = QAction("Copy rows (tab-separated)", self)
@@ -377,6 +427,82 @@ class LedgerView(QTableView):
         if row >= 0:
             self.scrollTo(self.model().index(row, 0), QAbstractItemView.ScrollHint.EnsureVisible)
 
+    # -- column widths -------------------------------------------------------------------------
+
+    def set_type(self, font: QFont) -> None:
+        """The table's and its header's type; rows and columns measured again for it."""
+        self.setFont(font)
+        self.horizontalHeader().setFont(font)
+        bold = QFont(font)
+        bold.setBold(True)
+        self.ledger_model().bold_font = bold
+        self._widths = [0] * len(COLUMNS)
+        self.fit_columns(self._widths_key)
+
+    def rows_in_sight(self) -> list[int]:
+        """The rows the viewport shows (and the current trial's, which may be bold)."""
+        model = self.ledger_model()
+        count = model.rowCount()
+        if not count:
+            return []
+        first = self.rowAt(0)
+        last = self.rowAt(self.viewport().height() - 1)
+        first = 0 if first < 0 else first
+        last = count - 1 if last < 0 else last
+        rows = set(range(first, min(last, first + 200) + 1))
+        current = model.row_of(model.current_trial)
+        if 0 <= current < count:
+            rows.add(current)
+        return sorted(rows)
+
+    def fit_columns(self, key: object = None) -> None:
+        """Size the columns for the rows in sight (growing only while `key`, the run, is the
+        same) and keep trial, verdict, Δw and w in sight (see the module docstring)."""
+        if key != self._widths_key:
+            self._widths_key = key
+            self._widths = [0] * len(COLUMNS)
+        bold = QFont(self.font())
+        bold.setBold(True)  # the current row is bold: measure as the widest
+        metrics = QFontMetrics(bold)
+        header = QFontMetrics(self.horizontalHeader().font())
+        pad = 12  # the cell's margins, and a little air
+        texts = [t for t in map(self.ledger_model().texts, self.rows_in_sight()) if t]
+        for column, name in enumerate(COLUMNS):
+            need = max(
+                [header.horizontalAdvance(name)]
+                + [metrics.horizontalAdvance(row[column]) for row in texts]
+            )
+            self._widths[column] = max(self._widths[column], need + pad)
+        widths = list(self._widths)
+        room = self.viewport().width() or self.width()
+        shown = [True] * len(COLUMNS)
+        for column in _GIVE_WAY:
+            if sum(w for w, on in zip(widths, shown, strict=True) if on) <= room:
+                break
+            shown[column] = False
+        lines = 1
+        longest = max((len(row[c].split(" ")) for row in texts for c in _VECTORS), default=1)
+        while sum(w for w, on in zip(widths, shown, strict=True) if on) > room and lines < longest:
+            lines += 1  # the vectors on one more line each: as column vectors at most
+            for column in _VECTORS:
+                wrapped = [wrapped_width(row[column], metrics, lines) for row in texts]
+                need = max([header.horizontalAdvance(COLUMNS[column]), *wrapped]) + pad
+                widths[column] = min(self._widths[column], need)
+        self._set_lines(lines)
+        for column, width in enumerate(widths):
+            self.setColumnHidden(column, not shown[column])
+            self.setColumnWidth(column, width)
+        self.hidden_columns = tuple(COLUMNS[c] for c in range(len(COLUMNS)) if not shown[c])
+
+    def _set_lines(self, lines: int) -> None:
+        self.lines = lines
+        self.setWordWrap(lines > 1)
+        self.verticalHeader().setDefaultSectionSize(lines * self.fontMetrics().height() + 6)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_columns(self._widths_key)
+
 
 class Ledger(QWidget):
     """The ledger with its "mistakes only" filter."""
@@ -391,9 +517,11 @@ class Ledger(QWidget):
         self.mistakes_only = QCheckBox("Mistakes only", objectName="mistakesOnlyCheck")
         self.mistakes_only.setToolTip("Show only the trials that were mistakes")
         self.summary = QLabel(objectName="ledgerSummary")
+        # Never wider than the room it is given: a long summary must not widen the window.
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         bar.addWidget(self.mistakes_only)
-        bar.addStretch(1)
-        bar.addWidget(self.summary)
+        bar.addWidget(self.summary, 1)
         layout.addLayout(bar)
         self.model = LedgerModel(self)
         self.view = LedgerView(self.model, self)
@@ -449,10 +577,29 @@ class Ledger(QWidget):
         trace = frame.trace
         moved = trace.trials != self._trials
         self._trials = trace.trials
+        self.model.set_dataset(frame.dataset)
         self.model.show_trace(trace)
         if moved and not running and self._asked != trace.trials and self.isVisible():
             self.view.follow(trace.trials)  # the run moved on its own: keep it in sight
         self._asked = None
-        self.summary.setText(
-            f"{trace.length:,} trials recorded, {len(trace.mistake_trials):,} mistakes"
+        if not running:  # measuring the rows in sight may replay: not at every frame of a run
+            self.view.fit_columns(trace.key)
+        summary = f"{trace.length:,} trials recorded, {len(trace.mistake_trials):,} mistakes"
+        hidden = self.view.hidden_columns
+        self.summary.setText(summary)
+        self.summary.setToolTip(
+            f"Hidden for want of room: {', '.join(hidden)} (widen the ledger to see them)"
+            if hidden
+            else ""
         )
+
+    def set_presentation(self, on: bool) -> None:
+        """Lecture-hall type: `style.PRESENTATION_TICK_PX` for the rows, the header and the
+        bar above them."""
+        font = QFont(self.font())
+        if on:
+            font.setPixelSize(style.PRESENTATION_TICK_PX)
+        for widget in (self.mistakes_only, self.summary):
+            widget.setFont(font)
+        self.view.set_type(font)
+        self.view.follow(self._trials)

@@ -165,7 +165,7 @@ class LossChart(Chart):
             values = np.append(values, self.loss.origin[1])
         if floor is not None and has_floor:
             self.floor_line.setValue(math.log10(floor))
-            self.floor_line.label.setFormat(f"least squares: {format_number(floor, 4)}")
+            self.floor_line.label.setFormat(f"least squares: {format_number(floor)}")
             values = np.append(values, math.log10(floor))
         low = float(values.min()) if values.size else -1.0
         high = float(values.max()) if values.size else 0.0
@@ -173,11 +173,11 @@ class LossChart(Chart):
             low, high = low - 0.25, high + 0.25
         self.set_axes((0.0, max(1.0, float(len(losses)))), (low, high))
         self.set_note("" if len(losses) else "The first point comes when an epoch ends.")
-        latest = format_number(float(losses[-1]), 4) if len(losses) else "—"
+        latest = format_number(float(losses[-1])) if len(losses) else "—"
         self.set_caption(
             "MSE = (1/n) Σ (yᵢ − w·xᵢ)² with w at the end of each epoch (epoch 0: w₀, "
-            f"{format_number(start, 4)}): <b>{latest}</b> after {len(losses)} epochs.<br>"
-            f"The least-squares w_LS has <b>{format_number(floor, 4)}</b> (dashed), "
+            f"{format_number(start)}): <b>{latest}</b> after {len(losses)} epochs.<br>"
+            f"The least-squares w_LS has <b>{format_number(floor)}</b> (dashed), "
             "the least any w can have: LMS descends towards it when η is small enough."
         )
 

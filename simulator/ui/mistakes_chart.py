@@ -37,7 +37,7 @@ class MistakesChart(Chart):
         super().__init__("mistakesChart", parent)
         item = self.getPlotItem()
         self.set_labels("trial t", "mistakes k")
-        self.legend.setVisible(False)  # one curve, and the bound is labelled on its line
+        self.show_key(False)  # one curve, and the bound is labelled on its line
         self.curve = GrowingCurve(item, BLACK, per_point=2, origin=(0.0, 0.0))
         self.tip = pg.PlotCurveItem(pen=curve_pen(BLACK))
         item.addItem(self.tip)
@@ -71,7 +71,7 @@ class MistakesChart(Chart):
         what = "bound" if general or own is None else own.formula
         if bound is not None and finite:
             self.bound_line.setValue(bound)
-            self.bound_line.label.setFormat(f"{what} = {format_number(bound, 4)}")
+            self.bound_line.label.setFormat(f"{what} = {format_number(bound)}")
         top = max(float(m), 1.0)
         if bound is not None and in_view(bound, top):
             top = max(top, bound)
@@ -88,13 +88,13 @@ class MistakesChart(Chart):
             whose = f"{title}'s mistake bound on these data"
         separable = frame.report.separable
         if bound is not None and finite:
-            tail = f"{whose} is {format_bound(bound, separable, 4)} (dashed)."
+            tail = f"{whose} is {format_bound(bound, separable)} (dashed)."
         elif bound is None:
             tail = f"No mistake bound applies to {title} here."
         elif not len(frame.dataset):
             tail = ""
         elif separable:  # finite, but past the largest float: no line to draw
-            shown = unbroken(format_bound(bound, separable, 4))
+            shown = unbroken(format_bound(bound, separable))
             tail = f"{whose} is {shown}, far above the chart."
         else:
             tail = "The data are not linearly separable: k has no bound."

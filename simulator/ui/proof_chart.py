@@ -96,8 +96,9 @@ class ProofChart(Chart):
         applies = proof.applies
         for curve in (self.along, self.norm):
             curve.set_visible(applies)
-        for item in (self.line, self.ceiling, self.bound_line, self.legend):
+        for item in (self.line, self.ceiling, self.bound_line):
             item.setVisible(applies)
+        self.show_key(applies)
         if not applies:
             self.set_note(proof.reason or "")
             self.set_caption(html.escape(proof.reason or ""))
@@ -124,7 +125,7 @@ class ProofChart(Chart):
         if finite:
             self.bound_line.setValue(proof.bound)
             what = "bound" if proof.general else "R²/γ*²"
-            self.bound_line.label.setFormat(f"{what} = {format_bound(proof.bound, True, 4)}")
+            self.bound_line.label.setFormat(f"{what} = {format_bound(proof.bound, True)}")
         top = max(right, float(np.max(proof.along)))
         bottom = min(0.0, float(np.min(proof.along)), float(np.min(proof.norm)))
         self.set_axes((0.0, right), (bottom, top))
@@ -135,32 +136,35 @@ class ProofChart(Chart):
         """The proof's steps with this run's numbers (HTML)."""
 
         def number(value: float) -> str:
-            return format_number(value, 4)
+            return format_number(value)
 
-        bound = unbroken(format_bound(proof.bound, True, 4))  # the proof is of separable data
+        bound = unbroken(format_bound(proof.bound, True))  # the proof is of separable data
         given = (
             f"η = {number(proof.learning_rate)}, γ* = {number(proof.gamma)}, "
             f"R = {number(proof.radius)}"
         )
+        # The conclusion first: a narrow caption on a projector shows it without scrolling.
         if proof.general:
             lines = [
-                f"From w₀ ≠ 0 ({given}, w₀·u* = {number(proof.start_along)}, "
-                f"‖w₀‖² = {number(proof.start_norm2)}), after the k-th mistake:",
+                f"<b>k ≤ {bound}</b>, from w₀ ≠ 0 ({given}, w₀·u* = "
+                f"{number(proof.start_along)}, ‖w₀‖² = {number(proof.start_norm2)}).",
+                "Why, after the k-th mistake:",
                 "<b>A_k = (w−w₀)·u*/ηγ* ≥ k</b>: each mistake adds η y x·u* ≥ ηγ*.",
                 "<b>B_k = (‖w‖²−‖w₀‖²)/η²R² ≤ k</b>: each adds 2η y w·x + η²‖x‖² ≤ η²R², "
                 "as y w·x ≤ 0 on a mistake, whatever w₀.",
                 "<b>w·u* ≤ ‖w‖</b> (Cauchy–Schwarz): w₀·u* + kηγ* ≤ √(‖w₀‖² + kη²R²), so A_k "
                 "stays under C(k) = (√(‖w₀‖² + kη²R²) − w₀·u*)/ηγ*,",
-                f"and k ≤ A_k ≤ C(k) holds only up to <b>k = {bound}</b>.",
+                f"and k ≤ A_k ≤ C(k) holds only up to k = {bound}.",
             ]
         else:
             lines = [
-                f"After the k-th mistake ({given}):",
+                f"<b>k ≤ R²/γ*² = {bound}</b> ({given}).",
+                "Why, after the k-th mistake:",
                 "<b>A_k = w·u*/ηγ* ≥ k</b>: each mistake adds η y x·u* ≥ ηγ*.",
                 "<b>B_k = ‖w‖²/η²R² ≤ k</b>: each adds 2η y w·x + η²‖x‖² ≤ η²R², "
                 "as y w·x ≤ 0 on a mistake.",
                 "<b>A_k ≤ √B_k·R/γ*</b> (Cauchy–Schwarz: w·u* ≤ ‖w‖) ≤ √k·R/γ*.",
-                f"So k ≤ √k·R/γ*: <b>k ≤ R²/γ*² = {bound}</b>.",
+                f"So k ≤ √k·R/γ*: k ≤ R²/γ*² = {bound}.",
             ]
         if proof.truncated:
             lines.append(f"(Shown for the first {m} mistakes.)")

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simulator.presentation.format import bound_formula
+from simulator.presentation.format import DIGITS, bound_formula
 from simulator.presentation.frame import Frame, format_bound, format_number, format_vector
 from simulator.ui.value_label import WIDEST_COUNT, WIDEST_NUMBER, ValueLabel, label_font, value_font
 
@@ -47,7 +47,7 @@ GAUGE_RESERVE = "88888 of at most 888888"  # the gauge's room until a longer tex
 MAX_WEIGHTS_SHOWN = 12  # beyond (d > 2), the high-dimensional view's bars show them all
 
 
-def _weights_text(weights: tuple[float, ...] | None, digits: int = 6, rows: int = 1) -> str:
+def _weights_text(weights: tuple[float, ...] | None, digits: int = DIGITS, rows: int = 1) -> str:
     """w as numbers (the rows of W with "|" between them); past MAX_WEIGHTS_SHOWN, the
     first ones and how many there are."""
     if weights is not None and rows > 1 and len(weights) <= MAX_WEIGHTS_SHOWN:
@@ -61,10 +61,7 @@ def _weights_text(weights: tuple[float, ...] | None, digits: int = 6, rows: int 
     return shown + f", … ({len(weights):,} in all)"
 
 
-def _weights_reserve(n: int) -> str:
-    """Room for n weights of six significant digits, until longer ones come."""
-    shown = min(n, MAX_WEIGHTS_SHOWN)
-    return ", ".join(["-8.88888"] * shown) + ("" if n == shown else f", … ({n:,} in all)")
+WEIGHT_RESERVE = "−8.888,"  # the widest word of w's text (the panel's width does not jump)
 
 
 _SPACE = " (in feature space; with bias it includes the constant 1)"
@@ -111,7 +108,7 @@ _VALUES = (
         "weights",
         "weightsValue",
         "w in feature order (bias weight first)",
-        _weights_reserve(3),
+        WEIGHT_RESERVE,
         True,
     ),
     (
@@ -134,6 +131,19 @@ _LABELS = {
     "epoch": "Epoch",
     "weights": "w =",
 }
+
+
+def _two_bounds(frame: Frame) -> bool:
+    """Whether the panel shows two different bounds: the data's R²/γ*² (the perceptron's,
+    Novikoff's) and the learner's own (Winnow's 2 + 3r(1 + log₂ n), …), which must then
+    each say whose it is."""
+    own = frame.bound
+    return (
+        own is not None
+        and not own.general
+        and own.formula != bound_formula(frame)
+        and len(frame.dataset) > 0
+    )
 
 
 class TheoryPanel(QWidget):
@@ -244,8 +254,12 @@ class TheoryPanel(QWidget):
         self.labels["gamma"].setText(f"Data margin {gamma}")
         self.labels["radius"].setText(f"Radius {radius}")
         self.theory_box.setTitle(f"Theory ({frame.learner.theory_space})")
-        general = frame.bound_is_general
-        self.bound_label.setText("Bound from w₀" if general else f"Bound {bound_formula(frame)}")
+        if frame.bound_is_general:
+            self.bound_label.setText("Bound from w₀")
+        elif _two_bounds(frame):  # R²/γ*² is the data's number, another learner's bound
+            self.bound_label.setText(f"Perceptron's bound {bound_formula(frame)}")
+        else:
+            self.bound_label.setText(f"Bound {bound_formula(frame)}")
 
     def show_frame(self, frame: Frame) -> None:
         s, r = frame.snapshot, frame.report
@@ -274,8 +288,8 @@ class TheoryPanel(QWidget):
         report = frame.least_squares
         self.least_squares.setVisible(report is not None)
         if report is not None:
-            online = format_number(report.online_rate_limit, 4)
-            batch = format_number(report.batch_rate_limit, 4)
+            online = format_number(report.online_rate_limit)
+            batch = format_number(report.batch_rate_limit)
             self.least_squares.setText(
                 f"Least squares: w_LS = ({_weights_text(report.least_squares, 4)})\n"
                 f"sufficient for stability: online η < {online}, batch η < {batch}"
@@ -296,13 +310,15 @@ class TheoryPanel(QWidget):
     def _hold_room(self, frame: Frame) -> None:
         """Keep w's and the gauge's room for their longest text in this run: they grow when
         a longer one comes (rarely: numbers grow in digits), and start afresh with new data
-        or settings."""
+        or settings. w starts from the room of one wide number, not of a whole vector of
+        them: a reserve of three wide numbers took two lines where w needs one, a blank row
+        under it for the whole run."""
         key = (frame.dataset, frame.settings, len(frame.snapshot.weights))
         weights = _weights_text(frame.snapshot.weights, rows=frame.snapshot.rows)
         gauge = self.gauge.text()
         if key != self._reserve_key:
             self._reserve_key = key
-            self.weights.set_reserve(_weights_reserve(len(frame.snapshot.weights)))
+            self.weights.set_reserve(WEIGHT_RESERVE)
             self.gauge.set_reserve(GAUGE_RESERVE)
         for label, text in ((self.weights, weights), (self.gauge, gauge)):
             if len(text) > len(label.reserve):
@@ -329,14 +345,16 @@ class TheoryPanel(QWidget):
             f"k against {name}, {frame.bound.owner} mistake bound for {frame.learner.title} "
             f"({frame.bound.why})"
         )
+        # Beside the perceptron's R²/γ*², the learner's own bound says whose it is.
+        whose = f" ({frame.learner.title}'s bound)" if _two_bounds(frame) else ""
         if math.isfinite(bound) and bound > 0:
             self.mistakes_bar.setEnabled(True)
             self.mistakes_bar.setValue(round(1000 * min(1.0, s.mistakes / bound)))
-            self.gauge.setText(f"{s.mistakes} of at most {format_bound(bound, True)}")
+            self.gauge.setText(f"{s.mistakes} of at most {format_bound(bound, True)}{whose}")
         elif frame.report.separable and bound == math.inf:  # finite, past the largest float
             self.mistakes_bar.setEnabled(False)
             self.mistakes_bar.setValue(0)
-            self.gauge.setText(f"{s.mistakes} of at most {format_bound(bound, True)}")
+            self.gauge.setText(f"{s.mistakes} of at most {format_bound(bound, True)}{whose}")
         else:
             self.mistakes_bar.setEnabled(False)
             self.mistakes_bar.setValue(0)

@@ -161,7 +161,7 @@ class TimeViews(QObject):
         self.set_area_visible(on or any(a.isChecked() for a in self.page_actions))
 
     def set_presentation(self, on: bool) -> None:
-        """Lecture-hall type for the timeline, the charts and their captions."""
+        """Lecture-hall type for the timeline, the charts, their captions and the ledger."""
         self._presentation = on
         self.timeline.set_presentation(on)
         if self.tabs.isVisible():
@@ -172,7 +172,7 @@ class TimeViews(QObject):
         self.tabs.tabBar().setFont(font)
         for index in range(self.tabs.count()):
             page = self.tabs.widget(index)
-            if isinstance(page, ChartBox):
+            if isinstance(page, ChartBox | Ledger):
                 page.set_presentation(on)
 
     def _on_running(self, running: bool) -> None:

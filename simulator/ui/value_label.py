@@ -14,7 +14,7 @@ from simulator.ui import style
 
 __all__ = ["WIDEST_COUNT", "WIDEST_NUMBER", "ValueLabel", "label_font", "value_font"]
 
-WIDEST_NUMBER = "-8.88888e-888"  # the longest text format_number writes (6 digits)
+WIDEST_NUMBER = "−8.888e−308"  # the longest text format_number writes
 WIDEST_COUNT = "8888888888"  # trials and mistakes: up to ten digits
 
 

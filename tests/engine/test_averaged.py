@@ -96,7 +96,7 @@ def test_the_cmu_worked_example():
     sim.run(6, until_converged=False)
     assert sim.mistake_trials().tolist() == [1, 3, 5]
     np.testing.assert_allclose(sim.companion("average"), [2, -2 / 3], rtol=1e-15)
-    assert "w̄ = (w₁ + … + w₆)/6 = (2, -0.6667)." in explain(build_frame(sim)).text()
+    assert "w̄ = (w₁ + … + w₆)/6 = (2, −0.6667)." in explain(build_frame(sim)).text()
     sim.run(6, until_converged=False)  # w stays (3, 1): w̄₁₂ = (12 + 18, −4 + 6)/12
     np.testing.assert_allclose(sim.companion("average"), [2.5, 1 / 6], rtol=1e-15)
     assert sim.learner_numbers() == (("w̄'s training errors", "0 of 6"),)

@@ -41,13 +41,13 @@ def test_points_and_labels_are_read_only_copies():
 @pytest.mark.parametrize(
     ("points", "labels", "message"),
     [
-        ([[0.0, math.nan]], [1], "point 0 has a non-finite coordinate \\(nan in column 1\\)"),
+        ([[0.0, math.nan]], [1], "point 1 has a non-finite coordinate \\(nan in column 2\\)"),
         ([[math.inf, 0.0]], [1], "non-finite"),
         ([1.0, 2.0], [1, 1], "2-D array"),
         ([[1.0, 2.0]], [1, -1], "1 points but 2 labels"),
-        ([[1.0, 2.0]], [0], "label 0 of point 0 is not -1 or \\+1"),
-        ([[1.0, 2.0]], [12], "label 12 of point 0 is not -1 or \\+1"),
-        ([[1.0, 2.0], [3.0, 4.0]], [-1, 2], "label -1 of point 0 is not a class 0 … 2"),
+        ([[1.0, 2.0]], [0], "label 0 of point 1 is not -1 or \\+1"),
+        ([[1.0, 2.0]], [12], "label 12 of point 1 is not -1 or \\+1"),
+        ([[1.0, 2.0], [3.0, 4.0]], [-1, 2], "label -1 of point 1 is not a class 0 … 2"),
         ([[1.0, 2.0]], [[1]], "1-D"),
         ([["a", 2.0]], [1], "numbers"),
         (np.empty((2, 0)), [1, 1], "at least one coordinate"),
@@ -166,7 +166,7 @@ def test_malformed_json_and_missing_files(tmp_path):
 
 
 def test_coordinates_beyond_1e150_are_refused_with_the_reason():
-    with pytest.raises(ValueError, match=r"point 1 has coordinate -2e\+150 in column 0, beyond"):
+    with pytest.raises(ValueError, match=r"point 2 has coordinate -2e\+150 in column 1, beyond"):
         Dataset([[1.0, 2.0], [-2e150, 0.0]], [1, -1])
     assert Dataset([[1e150, -1e150]], [1]).points.tolist() == [[1e150, -1e150]]
     with pytest.raises(ValueError, match="square would overflow"):
@@ -176,20 +176,20 @@ def test_coordinates_beyond_1e150_are_refused_with_the_reason():
 @pytest.mark.parametrize(
     ("value", "reason"),
     [
-        (math.nan, "non-finite coordinate \\(nan in column 2\\)"),
-        (math.inf, "non-finite coordinate \\(inf in column 2\\)"),
-        (-math.inf, "non-finite coordinate \\(-inf in column 2\\)"),
-        (3e150, "coordinate 3e\\+150 in column 2, beyond"),
-        (-3e150, "coordinate -3e\\+150 in column 2, beyond"),
+        (math.nan, "non-finite coordinate \\(nan in column 3\\)"),
+        (math.inf, "non-finite coordinate \\(inf in column 3\\)"),
+        (-math.inf, "non-finite coordinate \\(-inf in column 3\\)"),
+        (3e150, "coordinate 3e\\+150 in column 3, beyond"),
+        (-3e150, "coordinate -3e\\+150 in column 3, beyond"),
     ],
 )
 def test_the_first_bad_cell_of_a_large_array_is_named(value, reason):
     """The quick test (max and min) only says that something is wrong; the message still
-    names the first bad cell."""
+    names the first bad cell, numbered from 1 (row 31,337 is point 31,338)."""
     points = np.zeros((50_000, 3))
     points[31_337, 2] = value
     points[40_000, 0] = value
-    with pytest.raises(ValueError, match=f"^point 31337 has (a )?{reason}"):
+    with pytest.raises(ValueError, match=f"^point 31338 has (a )?{reason}"):
         Dataset(points, np.ones(50_000))
 
 

@@ -272,8 +272,13 @@ def test_run_lab_races_every_n_and_reports_progress_in_order():
     assert [(n, rule) for n, rule, *_ in rows] == [
         (n, rule) for n in (8, 64) for rule in ("perceptron", "winnow", "balanced-winnow")
     ]
-    again = race(disjunction_stream(64, 2, 200, 1), variables=hidden_disjunction(64, 2, 1))
+    again = race(  # a plan runs until converged by default
+        disjunction_stream(64, 2, 200, 1),
+        variables=hidden_disjunction(64, 2, 1),
+        until_converged=True,
+    )
     assert [r.mistakes for r in again] == [r.mistakes for r in result.races[1].results]
+    assert all(r.converged for r in result.races[1].results)
 
 
 def test_a_lab_can_be_cancelled_between_mistakes():

@@ -181,8 +181,8 @@ def test_the_strip_writes_kesslers_vector_in_blocks_and_the_rows_that_moved():
     sim = Simulation(ds, algorithm="kessler", bias=False)
     sim.step()  # point 1 (class 0) against class 1: z = (2, 1 | −2, −1 | 0, 0), a tie
     text = explain(build_frame(sim)).text()
-    assert "z = (2, 1 | -2, -1 | 0, 0) (class 0 against 1)" in text
-    assert "W ← W + η z = (0, 0 | 0, 0 | 0, 0) + 1·(2, 1 | -2, -1 | 0, 0)" in text
+    assert "z = (2, 1 | −2, −1 | 0, 0) (class 0 against 1)" in text
+    assert "W ← W + η z = (0, 0 | 0, 0 | 0, 0) + 1·(2, 1 | −2, −1 | 0, 0)" in text
     sim.step()  # against class 2: W·z = w0·x − w2·x = 5 > 0
     text = explain(build_frame(sim)).text()
     assert "s = W·z = 5: w_0·x > w_2·x, correct." in text
@@ -194,7 +194,7 @@ def test_the_strip_writes_kesslers_vector_in_blocks_and_the_rows_that_moved():
     sim.run(3)
     text = explain(build_frame(sim)).text()
     assert "v = s_y − max other s_k = -2" in text.replace("−2", "-2")
-    assert "w3 += 1·x, w2 −= 1·x: W = (2, 1 | -2, -1 | 0, 0) → (2, 1 | -1, -1 | -1, 0)." in text
+    assert "w3 += 1·x, w2 −= 1·x: W = (2, 1 | −2, −1 | 0, 0) → (2, 1 | −1, −1 | −1, 0)." in text
 
 
 def test_the_panel_and_the_exported_header_name_kesslers_theory(window, tmp_path):

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontInfo
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.lab import disjunction_stream, hidden_disjunction
+from simulator.presentation.format import format_number
 from simulator.ui import MainWindow, style
 from tests.helpers.driven import deliver_posted_events, finish
 
@@ -63,9 +64,9 @@ def test_a_20_coordinate_csv_opens_and_steps(qtbot, window, tmp_path, dialogs):
     assert f"Trial 4 (epoch 1): point #{trials[-1].index + 1}" in window.high_dim.explanation.text()
     # The theory panel gives γ*, R and the bound in feature space, as for 2-D data.
     report = reference.margin_report()
-    assert float(window.theory.gamma.text()) == pytest.approx(report.gamma, rel=1e-5)
-    assert float(window.theory.radius.text()) == pytest.approx(report.radius, rel=1e-5)
-    assert float(window.theory.bound.text()) == pytest.approx(report.bound, rel=1e-5)
+    assert window.theory.gamma.text() == format_number(report.gamma)
+    assert window.theory.radius.text() == format_number(report.radius)
+    assert window.theory.bound.text() == format_number(report.bound)
     assert "… (21 in all)" in window.theory.weights.text()
 
 
@@ -114,7 +115,9 @@ def test_winnow_on_the_15_859_preset_shows_its_or_and_the_notes_bound(qtbot, win
     assert [heights[v] for v in variables] == [math.log2(sim.weights[v - 1]) for v in variables]
     assert view.threshold_line.isVisible() and view.threshold_line.value() == 6.0  # θ = 64
     assert view.bound_line.isVisible() and view.bound_line.value() == 65.0  # 2 + 9·(1 + 6)
-    assert window.theory.gauge.text() == f"{sim.mistakes} of at most 65"
+    # Beside the perceptron's R²/γ*², Winnow's bound says whose it is.
+    assert window.theory.gauge.text() == f"{sim.mistakes} of at most 65 (Winnow's bound)"
+    assert window.theory.bound_label.text() == "Perceptron's bound R²/γ*²"
 
 
 def test_back_to_two_dimensions_shows_the_plane_again(window):
@@ -240,7 +243,7 @@ def test_the_bars_key_is_in_the_header_whole_and_over_no_bar(qtbot, presentation
     note = view.note.text()
     variables = ", ".join(f"x{v}" for v in window.controller.frame.relevant)
     assert f"the data's OR ({variables})" in note and "other variables" in note
-    assert ("bias (feature 0)" in note) == bias
+    assert ("■</span>&nbsp;bias" in note) == bias  # the bias bar is named "bias" too
     assert _whole(view.note)
     assert view.note.geometry().bottom() < view.bars.mapTo(view, QPoint(0, 0)).y()
     # Nothing but θ's label is drawn over the bars, and that inside the chart.

@@ -55,23 +55,28 @@ def test_the_lab_runs_and_draws_what_the_engine_computes(qtbot, lab):
     finish(qtbot, lab)
     assert lab.run_button.isEnabled() and not lab.cancel_button.isEnabled()
     assert lab.progress.value() == lab.progress.maximum()
-    expected = {
-        n: race(disjunction_stream(n, 2, 150, 3), variables=hidden_disjunction(n, 2, 3))
+    expected = {  # run until converged, the lab's default
+        n: race(
+            disjunction_stream(n, 2, 150, 3),
+            variables=hidden_disjunction(n, 2, 3),
+            until_converged=True,
+        )
         for n in (8, 16, 40)
     }
-    # Mistakes against n: one line per rule through the engine's counts (log-log axes).
+    # Mistakes against n: one line per rule through the engine's counts (n on a log axis,
+    # the mistakes on a linear one).
     for index, rule in enumerate(("perceptron", "winnow", "balanced-winnow")):
         x, y = lab.scaling.curves[rule].getData()
         assert np.allclose(10**x, [8, 16, 40])
-        assert np.allclose(10**y, [expected[n][index].mistakes for n in (8, 16, 40)])
+        assert np.allclose(y, [expected[n][index].mistakes for n in (8, 16, 40)])
     x, y = lab.scaling.bounds["winnow"].getData()
-    assert np.allclose(10**y, [2 + 6 * (1 + math.log2(n)) for n in (8, 16, 40)])
+    assert np.allclose(y, [2 + 6 * (1 + math.log2(n)) for n in (8, 16, 40)])
     assert "balanced-winnow" not in lab.scaling.bounds  # no bound applies to it
     # The lower charts show the largest n: cumulative k ends at each rule's count.
     assert lab.size_choice.currentData() == 40
     for result in expected[40]:
         x, y = lab.cumulative.curves[result.rule].getData()
-        assert y[-1] == result.mistakes and x[-1] == 150
+        assert y[-1] == result.mistakes and x[-1] == result.trials
     # Weights: one line per relevant variable; Winnow's on a log axis, θ = n drawn.
     assert lab.rule_choice.currentData() == min(expected[40], key=lambda r: r.mistakes).rule
     lab.rule_choice.setCurrentIndex(lab.rule_choice.findData("winnow"))
@@ -129,8 +134,9 @@ def test_the_charts_paint_engine_records(qtbot):
     for chart in (scaling, cumulative, weights):
         qtbot.addWidget(chart)
     scaling.show_races(result.races[::-1])  # any order of n
-    x, _ = scaling.curves["winnow"].getData()
+    x, y = scaling.curves["winnow"].getData()
     assert np.allclose(10**x, [8, 64])
+    assert np.allclose(y, [race.result("winnow").mistakes for race in result.races])
     cumulative.show_race(result.races[1])
     winnow = result.races[1].result("winnow")
     x, y = cumulative.curves["winnow"].getData()

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.presets import noisy
+from simulator.presentation.format import parse_number
 from simulator.ui import MainWindow
 from simulator.ui.ledger import COLUMNS
 from tests.helpers.driven import deliver_posted_events
@@ -20,12 +21,13 @@ from tests.helpers.driven import deliver_posted_events
 #   3  (1, 0, 0)  -1  0        tie: mistake   (-1, 1, 1)
 #   4  (1, 1, 1)  +1  1        correct        (-1, 1, 1)
 #   5  (1, 0, 0)  -1  -1       correct        (-1, 1, 1)
+M = "\u2212"  # the true minus sign every number is written with
 HAND = [
-    ("1", "1", "x₁", "(1, 0, 0)", "-1", "0", "tie: mistake", "(-1, 0, 0)", "(-1, 0, 0)"),
-    ("2", "1", "x₂", "(1, 1, 1)", "+1", "-1", "mistake", "(1, 1, 1)", "(0, 1, 1)"),
-    ("3", "2", "x₁", "(1, 0, 0)", "-1", "0", "tie: mistake", "(-1, 0, 0)", "(-1, 1, 1)"),
-    ("4", "2", "x₂", "(1, 1, 1)", "+1", "1", "correct", "0", "(-1, 1, 1)"),
-    ("5", "3", "x₁", "(1, 0, 0)", "-1", "-1", "correct", "0", "(-1, 1, 1)"),
+    ("1", "1", "#1", "(1, 0, 0)", f"{M}1", "0", "tie: mistake", f"({M}1, 0, 0)", f"({M}1, 0, 0)"),
+    ("2", "1", "#2", "(1, 1, 1)", "+1", f"{M}1", "mistake", "(1, 1, 1)", "(0, 1, 1)"),
+    ("3", "2", "#1", "(1, 0, 0)", f"{M}1", "0", "tie: mistake", f"({M}1, 0, 0)", f"({M}1, 1, 1)"),
+    ("4", "2", "#2", "(1, 1, 1)", "+1", "1", "correct", "0", f"({M}1, 1, 1)"),
+    ("5", "3", "#1", "(1, 0, 0)", f"{M}1", f"{M}1", "correct", "0", f"({M}1, 1, 1)"),
 ]
 
 
@@ -62,14 +64,16 @@ def test_the_columns_and_a_trace_worked_by_hand(two_points):
     assert [cells(model, r) for r in range(5)] == HAND
 
 
-def test_numbers_keep_at_least_four_significant_digits(qtbot):
+def test_numbers_keep_four_significant_digits_as_the_panel_writes_them(qtbot):
     win = make_window(qtbot, Dataset([[0.123456789, -2.5e-7]], [1]))
     win.controller.step()
     row = cells(win.time.ledger.model, 0)
-    assert row[3] == "(1, 0.123457, -2.5e-07)"
-    assert [float(v) for v in row[3].strip("()").split(", ")] == pytest.approx(
-        [1, 0.123456789, -2.5e-7], rel=1e-5
+    assert row[3] == f"(1, 0.1235, {M}2.5e{M}7)"
+    assert [parse_number(v) for v in row[3].strip("()").split(", ")] == pytest.approx(
+        [1, 0.123456789, -2.5e-7], rel=5e-4
     )
+    # The same digits as the panel's w and the strip's arithmetic.
+    assert win.theory.weights.text() in row[8].strip("()")
     win.controller.undo_stack.setClean()
 
 
@@ -94,7 +98,7 @@ def test_rows_follow_the_history_and_the_future_is_grey(qtbot, two_points):
 def test_clicking_a_row_seeks_to_its_trial(qtbot, two_points):
     c = two_points.controller
     view = two_points.time.ledger.view
-    rect = view.visualRect(view.model().index(1, 3))
+    rect = view.visualRect(view.model().index(1, 0))
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert c.simulation.trials == 2
     assert c.simulation.weights.tolist() == [0.0, 1.0, 1.0]

@@ -19,12 +19,12 @@ from simulator.engine import (
     load_preset,
     margin_report,
 )
+from simulator.presentation.format import format_number, format_vector, parse_number
 from tests.helpers.views import plot_views
 
 
 def number(label):
-    text = label.text()
-    return {"∞": math.inf, "—": math.nan}.get(text) if text in ("∞", "—") else float(text)
+    return parse_number(label.text())  # true minus signs, ∞ and — included
 
 
 CASES = [
@@ -64,13 +64,16 @@ def test_side_panel_numbers_equal_the_engine(window, preset, settings, trials):
         elif math.isinf(value):
             assert label.text() == "∞"
         else:
-            # Agreement to 1e-5 means at least 5 significant digits are shown (27 is 27.0000).
-            assert shown == pytest.approx(value, rel=1e-5, abs=1e-12)
+            # The one formatter's 4 significant digits: within half a unit of the 4th (27 is
+            # 27.00), and exactly the text it writes for the engine's number.
+            assert shown == pytest.approx(value, rel=5e-4, abs=1e-12)
+            assert label.text() == format_number(value)
     assert int(panel.mistakes.text()) == engine.mistakes
     assert int(panel.trial.text()) == engine.trials == trials
     assert int(panel.epoch.text()) == engine.epoch
-    weights = [float(v) for v in panel.weights.text().split(",")]
-    np.testing.assert_allclose(weights, engine.weights, rtol=1e-5, atol=1e-12)
+    weights = [parse_number(v) for v in panel.weights.text().split(",")]
+    np.testing.assert_allclose(weights, engine.weights, rtol=5e-4, atol=1e-12)
+    assert panel.weights.text() == format_vector(engine.weights)
 
 
 def test_infinite_bound_and_not_separable_status(window):
@@ -91,7 +94,7 @@ def test_bound_row_is_the_datas_and_the_gauge_names_the_rules_own_bound(window):
     assert "R²/γ*², Novikoff's mistake bound for Perceptron" in window.theory.gauge.toolTip()
     window.controller.update_settings(algorithm="balanced-winnow")
     assert window.theory.bound_label.text() == "Bound R²/γ*²"  # a number of the data
-    assert float(window.theory.bound.text()) == pytest.approx(27.0)
+    assert parse_number(window.theory.bound.text()) == pytest.approx(27.0)
     assert window.theory.gauge_note.text() == "No mistake bound applies to Balanced Winnow here."
     window.controller.set_dataset(load_preset("disjunction"))  # boolean, an OR: Winnow's own
     window.controller.update_settings(algorithm="winnow")
@@ -113,7 +116,7 @@ def test_the_gauge_writes_the_bound_as_the_bound_row_does(window):
     window.controller.simulation.run(1561)
     window.controller.step()
     bound = window.theory.bound.text()
-    assert bound == "51387.4"  # R²/γ*² on iris, six significant digits
+    assert bound == "51387"  # R²/γ*² on iris, 51387.4 in the one formatter's digits
     k = window.controller.simulation.mistakes
     assert window.theory.gauge.text() == f"{k} of at most {bound}"
 

@@ -40,7 +40,7 @@ def test_step_button_and_space_run_one_trial_each(qtbot, window):
     assert window.theory.trial.text() == "2"
     # The arithmetic of trial 2, x = (1, 0, 1), from w = (-1, 0, 0): s = -1, a mistake.
     text = window.explanation.text()
-    assert "Trial 2" in text and "s = w·x = -1" in text and "mistake" in text
+    assert "Trial 2" in text and "s = w·x = −1" in text and "mistake" in text
     assert "= (0, 0, 1)" in text
 
 

@@ -13,6 +13,7 @@ trial): a verdict whose score is within 1e-9 of its terms' size is marked uncert
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from decimal import ROUND_FLOOR, Decimal
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -203,16 +204,23 @@ class Adaline(LinearLearner):
             f"= ({after})."
         )
 
-    def explain_no_update(self, trial: Any) -> str | None:
+    def explain_no_update(self, trial: Any, vector: Callable[..., str]) -> str | None:
         if self.mode == "batch":
             return "Batch Adaline: the gradient step comes at the end of the epoch."
         return None
 
     def explain_stop(self, converged_at: int) -> str:
+        """What stopped it: its steps, not a lack of updates (it updates on every trial
+        online, at the end of every epoch in batch)."""
+        when = "on every trial" if self.mode == "online" else "once an epoch, on all its trials"
         return (
             f"Converged at trial {converged_at}: over a whole epoch no weight moved by more "
-            "than the tolerance (Adaline updates on every trial; it settles, it does not stop "
-            "making updates)."
+            f"than the tolerance. Adaline still updates {when}; "
+            + (
+                "its steps shrink with η/t."
+                if self.schedule == "inverse"
+                else "w has settled where its steps cancel out."
+            )
         )
 
     def describe(self) -> str:

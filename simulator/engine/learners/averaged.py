@@ -15,6 +15,7 @@ counted from its float scores; one within the rounding of its terms counts as a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -157,15 +158,10 @@ class AveragedPerceptron(Perceptron):
     def explain_update(self, trial: Any, number: Any, vector: Any) -> str:
         return super().explain_update(trial, number, vector) + self._average_words(trial, vector)
 
-    def explain_no_update(self, trial: Any) -> str | None:
+    def explain_no_update(self, trial: Any, vector: Callable[..., str]) -> str | None:
         """w stays, but w̄ moves toward it: every trial counts in the mean."""
-        words = self._average_words(trial, _numbers)
+        words = self._average_words(trial, vector)
         return f"No update: w stays.{words}" if words else None
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}"
-
-
-def _numbers(values: Any) -> str:
-    """A vector in 4 significant digits (the strip's own formatter lives above the engine)."""
-    return ", ".join("0" if v == 0 else f"{v:.4g}" for v in np.ravel(values).tolist())

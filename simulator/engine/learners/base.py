@@ -763,8 +763,9 @@ class Learner:
         before, after = vector(trial.weights_before), vector(trial.weights_after)
         return f"{self.update_formula}: ({before}) → ({after})."
 
-    def explain_no_update(self, trial: Any) -> str | None:
-        """Why a trial did not change w, when that is the learner's normal behaviour."""
+    def explain_no_update(self, trial: Any, vector: Callable[..., str]) -> str | None:
+        """Why a trial did not change w, when that is the learner's normal behaviour
+        (`vector` writes a vector as the strip does)."""
         return None
 
     def explain_stop(self, converged_at: int) -> str:

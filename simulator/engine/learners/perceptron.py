@@ -287,7 +287,7 @@ class Perceptron(LinearLearner):
             f"({vector(trial.weights_after)})."
         )
 
-    def explain_no_update(self, trial: Any) -> str | None:
+    def explain_no_update(self, trial: Any, vector: Callable[..., str]) -> str | None:
         if self.cadence == "epoch":
             return "Batch perceptron: the epoch's mistakes are added at its end."
         return None

@@ -22,6 +22,7 @@ decimals) while its floats carry an error bound; where they carry none, the floa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -214,7 +215,7 @@ class VotedPerceptron(Perceptron):
             f"({vector(trial.weights_after)}), with c = 1; the old v keeps its votes."
         )
 
-    def explain_no_update(self, trial: Any) -> str | None:
+    def explain_no_update(self, trial: Any, vector: Callable[..., str]) -> str | None:
         if trial.mistake:
             return None
         return "Right: v stays and its count goes up, c ← c + 1 (one more vote)."
