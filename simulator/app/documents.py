@@ -115,12 +115,32 @@ class DocumentWindow(QMainWindow):
         title = PRESET_TITLES.get(name, name)
         if not self.confirm_discard(f"loading the preset {title}"):
             return False
-        if not self.controller.set_dataset(load_preset(name), f"Preset {name}"):
+        note = self._set_preset_points(load_preset(name), f"Preset {name}")
+        if note is None:
             return False
         self._set_document(None, name)
         self.plot.fit_view()
-        self.statusBar().showMessage(f"Loaded the {name} preset.", 4000)
+        self.statusBar().showMessage(f"Loaded the {name} preset.{note}", 15000 if note else 4000)
         return True
+
+    def _set_preset_points(self, dataset: Dataset, text: str) -> str | None:
+        """Show a preset's points with the current settings; None if they cannot be shown,
+        else what to add to the status. A custom w₀ that does not fit them gives way to the
+        rule's default start, as when opening a file (Undo brings back the points before,
+        with their w₀)."""
+        c = self.controller
+        custom = c.settings.initial_weights
+        if custom is None or isinstance(custom, str) or _fits(dataset, c.settings):
+            return "" if c.set_dataset(dataset, text) else None
+        try:
+            loaded = c.load_run(_simulation_for(dataset, c.settings), text)
+        except ValueError:  # not the learner for these data either (more classes): the
+            # controller picks the one that fits, from the default start
+            loaded = c.set_settings(replace(c.settings, initial_weights=None))
+            loaded = loaded and c.set_dataset(dataset, text)
+        if not loaded:
+            return None
+        return " The custom start w₀ does not fit these points: the rule's default start is used."
 
     def clear_points(self) -> bool:
         """Edit → Clear: remove every point (undoable), after asking if they are unsaved."""
@@ -367,6 +387,15 @@ def _simulation_for(dataset: Dataset, settings: Settings) -> Simulation:
         if custom is None or isinstance(custom, str):
             raise
     return Simulation.from_settings(dataset, replace(settings, initial_weights=None))
+
+
+def _fits(dataset: Dataset, settings: Settings) -> bool:
+    """Whether a run of `settings` can start on `dataset` as it is."""
+    try:
+        Simulation.from_settings(dataset, settings)
+    except ValueError:
+        return False
+    return True
 
 
 def _replayed(session: Session) -> tuple[Simulation, str | None]:

@@ -74,6 +74,8 @@ VERSIONS = (1, 2)
 """The session formats this version reads (a file of another is refused, not guessed at)."""
 MAX_REPLAY_TRIALS = 20_000_000
 """The furthest a restored session replays (the history holds this many trials in 64 MB)."""
+MAX_TRIAL = 2**63 - 1
+"""The largest trial a session may name (a run's 64-bit count); one beyond is no run's."""
 
 _FIELDS: dict[str, tuple[str, Callable[[], Iterable[str]] | None]] = {
     "algorithm": ("text", lambda: LEARNERS),
@@ -254,9 +256,10 @@ def session_from_json(text: str, source: str = "<text>") -> Session:
     dataset = dataset_from_json(document, source)
     settings = settings_from_json(document.get("settings"), source, version)
     trial = document.get("trial")
-    if isinstance(trial, bool) or not isinstance(trial, int) or trial < 0:
+    if isinstance(trial, bool) or not isinstance(trial, int) or not 0 <= trial <= MAX_TRIAL:
         raise DataFileError(
-            f"{source}: 'trial' must be a whole number >= 0; got {short_repr(trial)}"
+            f"{source}: 'trial' must be a whole number >= 0 (at most 2⁶³ − 1); "
+            f"got {short_repr(trial)}"
         )
     try:
         simulation = Simulation.from_settings(dataset, settings)
