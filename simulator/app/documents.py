@@ -243,7 +243,9 @@ class DocumentWindow(QMainWindow):
         outcome = run_in_background(
             self,
             f"Saving {path.name}…",
-            lambda cancelled: write_atomically(path, lambda: session_text(state), cancelled),
+            lambda cancelled: write_atomically(
+                path, lambda: session_text(state), cancelled, private=True
+            ),
         )
         if not outcome.ok:
             self._finished(outcome, "Cannot save the session", f"Saving {path.name}")

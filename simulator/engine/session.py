@@ -220,10 +220,11 @@ def save_session(
 ) -> None:
     """Write a session file atomically.
 
-    Raises OSError (no permission, disk full, a folder at `path`, ...); an existing file
-    at `path` is then left as it was and no temporary file stays behind.
+    A new file is readable by its owner only (0600); an existing one keeps its
+    permissions. Raises OSError (no permission, disk full, a folder at `path`, ...); an
+    existing file at `path` is then left as it was and no temporary file stays behind.
     """
-    write_atomically(path, session_to_json(dataset, settings, trial, state=state))
+    write_atomically(path, session_to_json(dataset, settings, trial, state=state), private=True)
 
 
 def load_session(path: str | Path) -> Session:
