@@ -123,6 +123,7 @@ class Autosaver(QObject):
         self._again = False
         self._held = 0
         self._unsettled = False  # the slot's file is a dead run's, not yet answered for
+        self._keep = False  # keep it so once the question is over (see `keep_leftover`)
         self.problem: str | None = None  # why autosave is off, in one line
         self._claim()
 
@@ -223,6 +224,13 @@ class Autosaver(QObject):
         if self.enabled and not self.timer.isActive():
             self.timer.start()
 
+    def keep_leftover(self) -> None:
+        """The user did not answer for the dead run's file after all (a restore was
+        cancelled): it stays unsettled, so no write replaces it and the next start offers
+        it; this window's autosaves go to a free slot."""
+        if self.path is not None and self.path.is_file():
+            self._keep = True
+
     @contextmanager
     def held(self) -> Iterator[None]:
         """No writes inside (while the user decides about the leftover file); once out,
@@ -233,7 +241,7 @@ class Autosaver(QObject):
         finally:
             self._held -= 1
             if not self._held:
-                self._unsettled = False
+                self._unsettled, self._keep = self._keep, False
                 if self._again:
                     self._again = False
                     self.changed()

@@ -43,7 +43,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QWindow
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from simulator.engine.files import regular_target
+from simulator.engine.files import Cancelled, regular_target
 
 __all__ = [
     "SHOW_AFTER_MS",
@@ -58,10 +58,6 @@ __all__ = [
 SHOW_AFTER_MS = 300
 
 T = TypeVar("T")
-
-
-class Cancelled(Exception):
-    """Raised by work that noticed the user pressed Cancel."""
 
 
 @dataclass(frozen=True)

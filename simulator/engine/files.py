@@ -25,7 +25,17 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["NotARegularFile", "regular_target", "temporary_beside", "write_atomically"]
+__all__ = [
+    "Cancelled",
+    "NotARegularFile",
+    "regular_target",
+    "temporary_beside",
+    "write_atomically",
+]
+
+
+class Cancelled(Exception):
+    """The user stopped work on a file (reading it, replaying a session, writing it)."""
 
 
 class NotARegularFile(OSError):

@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 
 from simulator.engine.dataset import DataFileError, Dataset, json_text, short_repr
 from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS
-from simulator.engine.files import write_atomically
+from simulator.engine.files import Cancelled, write_atomically
 from simulator.engine.learners import LEARNERS, TIES, parameter_of
 from simulator.engine.readers import dataset_from_json, json_document, json_number, read_text
 from simulator.engine.records import Settings
@@ -108,12 +108,15 @@ class Session:
         MAX_REPLAY_TRIALS."""
         return 0 if len(self.dataset) == 0 else min(self.trial, MAX_REPLAY_TRIALS)
 
-    def simulation(self) -> Simulation:
+    def simulation(self, cancelled: Callable[[], bool] | None = None) -> Simulation:
         """The run rebuilt: the settings on the data, run to `replay_trial` (past convergence
-        too, as the saved run may have been stepped on)."""
+        too, as the saved run may have been stepped on). `cancelled()` is asked between
+        blocks of trials (at most an epoch each); once it is true, `Cancelled` is raised."""
         simulation = Simulation.from_settings(self.dataset, self.settings)
         if self.replay_trial:
-            simulation.run(self.replay_trial, until_converged=False)
+            simulation.run(self.replay_trial, until_converged=False, cancelled=cancelled)
+            if simulation.trials < self.replay_trial and cancelled is not None and cancelled():
+                raise Cancelled
         return simulation
 
     def verify(self, simulation: Simulation) -> str | None:
