@@ -96,7 +96,9 @@ def run_app(
 
     from simulator.app.main_window import MainWindow
 
-    window = MainWindow(dataset, settings, app_settings=QSettings())
+    app_settings = QSettings()
+    _owner_only(app_settings)
+    window = MainWindow(dataset, settings, app_settings=app_settings)
     window.install_last_resort()
     first_paint = _FirstPaint()
     window.installEventFilter(first_paint)
@@ -115,6 +117,23 @@ def run_app(
             lambda: _screenshot_and_quit(window, screenshot, first_paint.at),
         )
     return app.exec()
+
+
+def _owner_only(settings: QSettings) -> None:
+    """Make the configuration file readable by its owner only (0600), before Qt first
+    writes it (QSettings keeps a file's permissions when it rewrites it). Where the
+    settings are no file (the Windows registry), or the file cannot be made, nothing."""
+    if sys.platform == "win32":
+        return
+    path = Path(settings.fileName())
+    if not path.is_absolute():
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+        os.chmod(path, 0o600)
+    except OSError:
+        pass  # the app works without remembered settings
 
 
 def _screenshot_and_quit(window: QMainWindow, path: Path, painted_at: float | None) -> None:

@@ -21,6 +21,16 @@ every retry.
 Two windows: each running window holds a lock (`QLockFile`) on its own file; the first
 takes `autosave.lab.json`, a second one `autosave-2.lab.json`, and so on. A lock whose
 process died is stale and is taken over, so the next start finds the dead run's file.
+
+The work of a run that crashed survives until the user answers for it. A window takes a
+slot whose file a dead run left (`leftover`) before a free one, so that it can offer it;
+that file stays "unsettled" until the user has been asked (`held`, around the question
+and the restore) or discards it (`remove`). Until then nothing writes over it and a clean
+exit does not delete it: a window that never asks (`--session`, `--screenshot`) moves its
+own autosaves to a free slot at its first write, and leaves the dead run's file for the
+next start to offer.
+
+Autosave files are readable by their owner only (0600): they hold the class's work.
 """
 
 from __future__ import annotations
@@ -112,6 +122,8 @@ class Autosaver(QObject):
         self._failing = False
         self._again = False
         self._held = 0
+        self._unsettled = False  # the slot's file is a dead run's, not yet answered for
+        self._keep = False  # keep it so once the question is over (see `keep_leftover`)
         self.problem: str | None = None  # why autosave is off, in one line
         self._claim()
 
@@ -121,6 +133,7 @@ class Autosaver(QObject):
         return self.path is not None
 
     def _claim(self) -> None:
+        """Take a slot: one whose file a dead run left (to offer it), else a free one."""
         off = "Autosave is off"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -128,27 +141,70 @@ class Autosaver(QObject):
             why = "a file is in the way" if isinstance(exc, FileExistsError) else exc.strerror
             self.problem = f"{off}: its folder {self.folder} cannot be made ({why})."
             return
+        taken = self._take_slot(leftovers_first=True)
+        if taken is None:
+            return
+        lock, path = taken
+        if path.exists() and not path.is_file():  # a folder, a pipe in the way
+            lock.unlock()
+            kind = "a folder" if path.is_dir() else "not a regular file"
+            self.problem = f"{off}: {path} is {kind}."
+            return
+        self._lock, self.path = lock, path
+        self._unsettled = path.is_file()
+
+    def _take_slot(self, *, leftovers_first: bool) -> tuple[QLockFile, Path] | None:
+        """Lock a slot: with `leftovers_first` the first holding a dead run's file, else the
+        first free one; otherwise the first whose file does not exist. None (and `problem`
+        says why) when there is none."""
         denied = False
+        free: tuple[QLockFile, Path] | None = None
         for slot in range(1, _SLOTS + 1):
             suffix = "" if slot == 1 else f"-{slot}"
             lock = QLockFile(str(self.folder / f"autosave{suffix}.lock"))
             lock.setStaleLockTime(0)  # never stale while its process lives
-            if lock.tryLock(0):
-                path = self.folder / AUTOSAVE_NAME.replace(".lab", f"{suffix}.lab")
-                if path.exists() and not path.is_file():  # a folder, a pipe in the way
-                    lock.unlock()
-                    kind = "a folder" if path.is_dir() else "not a regular file"
-                    self.problem = f"{off}: {path} is {kind}."
-                    return
-                self._lock = lock
-                self.path = path
-                return
-            denied = denied or lock.error() != QLockFile.LockError.LockFailedError
+            if not lock.tryLock(0):
+                denied = denied or lock.error() != QLockFile.LockError.LockFailedError
+                continue
+            path = self.folder / AUTOSAVE_NAME.replace(".lab", f"{suffix}.lab")
+            found = os.path.lexists(path)
+            if leftovers_first and found:
+                if free is not None:
+                    free[0].unlock()
+                return lock, path
+            if free is None and (leftovers_first or not found):
+                free = (lock, path)
+                if not leftovers_first:
+                    return free
+                continue
+            lock.unlock()
+        if free is not None:
+            return free
+        off = "Autosave is off"
         self.problem = (
             f"{off}: the folder {self.folder} cannot be written."
             if denied
             else f"{off}: {_SLOTS} other windows autosave into {self.folder}."
         )
+        return None
+
+    def _step_aside(self) -> bool:
+        """Leave this slot's unsettled file to the next start: take a free slot instead.
+        False (and `failed` says why) if there is none."""
+        taken = self._take_slot(leftovers_first=False)
+        if taken is None:
+            self.failed.emit(self.problem or "Autosave is off.")
+            self._unsettled = False
+            self.path = None
+            if self._lock is not None:
+                self._lock.unlock()
+                self._lock = None
+            return False
+        if self._lock is not None:
+            self._lock.unlock()
+        self._lock, self.path = taken
+        self._unsettled = False
+        return True
 
     @property
     def writing(self) -> bool:
@@ -168,17 +224,27 @@ class Autosaver(QObject):
         if self.enabled and not self.timer.isActive():
             self.timer.start()
 
+    def keep_leftover(self) -> None:
+        """The user did not answer for the dead run's file after all (a restore was
+        cancelled): it stays unsettled, so no write replaces it and the next start offers
+        it; this window's autosaves go to a free slot."""
+        if self.path is not None and self.path.is_file():
+            self._keep = True
+
     @contextmanager
     def held(self) -> Iterator[None]:
-        """No writes inside (while the user decides about the leftover file)."""
+        """No writes inside (while the user decides about the leftover file); once out,
+        the leftover is settled (restored, discarded or kept aside): writes may replace it."""
         self._held += 1
         try:
             yield
         finally:
             self._held -= 1
-            if not self._held and self._again:
-                self._again = False
-                self.changed()
+            if not self._held:
+                self._unsettled, self._keep = self._keep, False
+                if self._again:
+                    self._again = False
+                    self.changed()
 
     def save(self) -> None:
         """Write the current state now, on a worker (unless it is already on disk)."""
@@ -191,14 +257,18 @@ class Autosaver(QObject):
         if self._written is not None and _same(state, self._written):
             return
         if len(state.dataset) == 0:
-            self.remove()  # nothing to lose; an old file would only offer stale points
+            if not self._unsettled:  # the dead run's file stays for the next start
+                self.remove()  # nothing to lose; an old file would only offer stale points
             self._written = state
             return
+        if self._unsettled and not self._step_aside():
+            return
         path, clock = self.path, self.clock
+        assert path is not None
 
         def write(cancelled: Callable[[], bool]) -> float:
             start = clock()
-            write_atomically(path, lambda: session_text(state))
+            write_atomically(path, lambda: session_text(state), private=True)
             return clock() - start
 
         job = Job(write)
@@ -245,11 +315,16 @@ class Autosaver(QObject):
             except OSError as exc:  # from closeEvent or the recovery question: not into Qt
                 self.failed.emit(f"Autosave not removed ({exc}); the next start offers it.")
                 return False
+        self._unsettled = False  # the user discarded it
         return True
 
     def release(self) -> None:
-        """A clean exit: no file, no lock."""
-        self.remove()
+        """A clean exit: no file of this window, no lock. A dead run's file that nobody
+        answered for stays, for the next start to offer."""
+        if self._unsettled:
+            self.timer.stop()
+        else:
+            self.remove()
         if self._lock is not None:
             self._lock.unlock()
             self._lock = None

@@ -63,6 +63,7 @@ class DocumentWindow(QMainWindow):
     _app_settings: QSettings | None
     _path: Path | None  # the file the points match
     _document: str | None  # a name for data without a file (a preset)
+    restore_cancelled = False  # whether the last session restore was cancelled
 
     def _update_title(self, *_: object) -> None:
         name = self._path.name if self._path is not None else self._document or "untitled"
@@ -227,7 +228,9 @@ class DocumentWindow(QMainWindow):
         outcome = run_in_background(
             self,
             f"Saving {path.name}…",
-            lambda cancelled: write_atomically(path, lambda: session_text(state), cancelled),
+            lambda cancelled: write_atomically(
+                path, lambda: session_text(state), cancelled, private=True
+            ),
         )
         if not outcome.ok:
             self._finished(outcome, "Cannot save the session", f"Saving {path.name}")
@@ -257,8 +260,12 @@ class DocumentWindow(QMainWindow):
         return self.save_session(path)
 
     def _restore(self, load: Callable[[], Session], path: Path, text: str, title: str) -> bool:
-        """Load a session on a worker, replay it there, and show it (one undo step)."""
-        outcome = run_in_background(self, f"Opening {path.name}…", lambda _: _replayed(load()))
+        """Load a session on a worker, replay it there, and show it (one undo step). Cancel
+        stops the replay itself (`restore_cancelled` then says so)."""
+        outcome = run_in_background(
+            self, f"Opening {path.name}…", lambda cancelled: _replayed(load(), cancelled)
+        )
+        self.restore_cancelled = outcome.cancelled
         replayed = self._finished(outcome, title, f"Opening {path.name}")
         if replayed is None:
             return False
@@ -319,6 +326,13 @@ class DocumentWindow(QMainWindow):
                 self._update_title()
                 self.statusBar().showMessage(f"Restored the autosave {leftover}.", 6000)
                 return True
+            if self.restore_cancelled:  # not an answer: it stays, to be offered next time
+                self.autosaver.keep_leftover()
+                self.statusBar().showMessage(
+                    f"Restoring was cancelled; the autosave {leftover} stays for the next start.",
+                    15000,
+                )
+                return False
             # Unreadable: keep it aside (not lost, not asked about at every start).
             kept = leftover.with_name(datetime.now().strftime("unreadable-%Y%m%d-%H%M%S.lab.json"))
             try:
@@ -373,10 +387,13 @@ def _simulation_for(dataset: Dataset, settings: Settings) -> Simulation:
     return Simulation.from_settings(dataset, replace(settings, initial_weights=None))
 
 
-def _replayed(session: Session) -> tuple[Simulation, str | None]:
+def _replayed(
+    session: Session, cancelled: Callable[[], bool] | None = None
+) -> tuple[Simulation, str | None]:
     """A session's run replayed to its trial, with its theory computed (worker side), and
-    a line when the replay cannot be the saved run (see `Session.verify`)."""
-    simulation = session.simulation()
+    a line when the replay cannot be the saved run (see `Session.verify`). Raises
+    `Cancelled` once `cancelled()` is true (the replay stops within an epoch)."""
+    simulation = session.simulation(cancelled)
     _first_look(simulation)
     return simulation, session.verify(simulation)
 

@@ -21,6 +21,7 @@ checks `cancelled()` before it commits, so a cancelled save leaves the old file 
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
     QEventLoop,
+    QFileDevice,
     QObject,
     QRunnable,
     QSaveFile,
@@ -41,7 +43,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QWindow
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from simulator.engine.files import regular_target
+from simulator.engine.files import Cancelled, regular_target
 
 __all__ = [
     "SHOW_AFTER_MS",
@@ -56,10 +58,6 @@ __all__ = [
 SHOW_AFTER_MS = 300
 
 T = TypeVar("T")
-
-
-class Cancelled(Exception):
-    """Raised by work that noticed the user pressed Cancel."""
 
 
 @dataclass(frozen=True)
@@ -232,12 +230,18 @@ def run_in_background(
 
 
 def write_atomically(
-    path: Path, make_text: Callable[[], str], cancelled: Callable[[], bool] = lambda: False
+    path: Path,
+    make_text: Callable[[], str],
+    cancelled: Callable[[], bool] = lambda: False,
+    *,
+    private: bool = False,
 ) -> None:
     """Write `make_text()` to `path` through QSaveFile: all of it, or the old file stays.
 
     A symbolic link is followed (its target written), a device, pipe or socket refused.
-    Raises OSError with the reason, or `Cancelled` (before the commit) if asked to."""
+    An existing file keeps its permissions; a new one is 0600 if `private` (sessions and
+    the autosave hold the class's work). Raises OSError with the reason, or `Cancelled`
+    (before the commit) if asked to."""
     try:  # QSaveFile would replace a pipe or device (/dev/null, as root) with a file
         path = regular_target(path)
     except OSError as exc:
@@ -245,9 +249,13 @@ def write_atomically(
     text = make_text()
     if cancelled():
         raise Cancelled
+    new = not os.path.lexists(path)
     out = QSaveFile(str(path))
     if not out.open(QSaveFile.OpenModeFlag.WriteOnly):
         raise OSError(f"{path}: {out.errorString()}")
+    if private and new:
+        owner = QFileDevice.Permission.ReadOwner | QFileDevice.Permission.WriteOwner
+        out.setPermissions(owner)
     data = text.encode("utf-8")
     if out.write(data) != len(data):
         reason = out.errorString()

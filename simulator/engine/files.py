@@ -7,7 +7,13 @@ a cancel leaves the old file or the new one, never half of one, and no temporary
 The target must be a regular file or not exist yet: a device (/dev/null), a pipe or a socket
 at the path is refused (renaming over it would replace the system's node with a file), and
 a symbolic link is followed, so that its target gets the new content (written atomically in
-the target's folder) and the link stays a link.
+the target's folder) and the link stays a link. That is for a name the user gave; a name
+the program makes up inside a folder the user gave (an export's `frame_00002.png`, the
+lab's streams) is written with `follow_links=False`: a link found there is replaced by the
+file, never followed, so nothing outside the folder is ever written.
+
+`private=True` makes a new file readable by its owner only (0600: autosaves, sessions);
+an existing file keeps its permissions.
 """
 
 from __future__ import annotations
@@ -19,7 +25,17 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["NotARegularFile", "regular_target", "temporary_beside", "write_atomically"]
+__all__ = [
+    "Cancelled",
+    "NotARegularFile",
+    "regular_target",
+    "temporary_beside",
+    "write_atomically",
+]
+
+
+class Cancelled(Exception):
+    """The user stopped work on a file (reading it, replaying a session, writing it)."""
 
 
 class NotARegularFile(OSError):
@@ -40,13 +56,16 @@ def _kind(mode: int) -> str:
     return "not a file"
 
 
-def regular_target(path: str | Path) -> Path:
+def regular_target(path: str | Path, *, follow_links: bool = True) -> Path:
     """Where writing `path` must go: the path itself, or the file a symbolic link (or a
     chain of them) names. Raises `NotARegularFile` when a device, pipe or socket is there,
     IsADirectoryError for a folder, OSError when it cannot be looked at (a loop of links);
-    a missing target is fine (it will be created)."""
+    a missing target is fine (it will be created). With `follow_links=False` a link at
+    `path` is where the file goes (the rename replaces the link itself)."""
     path = Path(path)
     if path.is_symlink():
+        if not follow_links:
+            return path
         path = Path(os.path.realpath(path))
     try:
         mode = path.stat().st_mode
@@ -66,9 +85,9 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def temporary_beside(target: str | Path) -> Path:
+def temporary_beside(target: str | Path, *, private: bool = False) -> Path:
     """A new empty file next to `target`, with the permissions of any new file there
-    (`mkstemp` makes it 0600, which a renamed session or frame must not keep).
+    (`mkstemp` makes it 0600, which a renamed frame must not keep), or 0600 if `private`.
 
     Raises OSError (no such folder, not writable)."""
     target = Path(target)
@@ -77,31 +96,40 @@ def temporary_beside(target: str | Path) -> Path:
     )
     os.close(handle)
     try:
-        os.chmod(name, _new_file_mode())
+        os.chmod(name, 0o600 if private else _new_file_mode())
     except OSError:
         os.unlink(name)
         raise
     return Path(name)
 
 
-def write_atomically(path: str | Path, data: bytes | str, *, durable: bool = True) -> None:
+def write_atomically(
+    path: str | Path,
+    data: bytes | str,
+    *,
+    durable: bool = True,
+    follow_links: bool = True,
+    private: bool = False,
+) -> None:
     """Write `data` (text as UTF-8) to `path`, whole or not at all.
 
     `durable`: the data are flushed to the disk before the rename, and the rename itself
     after it, so that even a power cut leaves the old file or the new one (sessions; an
     export's frames skip it: they can be written again, and fsync per frame is slow).
-    An existing file keeps its permissions; a symbolic link is followed (its target is
-    written). Raises OSError (no permission, disk full, a folder at `path`, ...), and
-    `NotARegularFile` for a device, pipe or socket; the target is then as it was and no
+    An existing file keeps its permissions (a new one is 0600 if `private`); a symbolic
+    link is followed (its target is written) unless `follow_links` is False (see the
+    module docstring). Raises OSError (no permission, disk full, a folder at `path`, ...),
+    and `NotARegularFile` for a device, pipe or socket; the target is then as it was and no
     temporary file stays.
     """
-    path = regular_target(path)
+    path = regular_target(path, follow_links=follow_links)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        mode: int | None = path.stat().st_mode & 0o777
+        found = os.lstat(path)  # a link here is replaced (`follow_links` False): a new file
+        mode = None if stat.S_ISLNK(found.st_mode) else found.st_mode & 0o777
     except OSError:
         mode = None
-    temporary = temporary_beside(path)
+    temporary = temporary_beside(path, private=private)
     try:
         with open(temporary, "wb") as file:
             file.write(payload)

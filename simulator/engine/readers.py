@@ -100,6 +100,8 @@ def decode(data: bytes, source: str) -> str:
     mark, else Windows-1252; NUL bytes or undecodable bytes are not text."""
     for bom, codec in (
         (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16's: FF FE 00 00 starts with FF FE
+        (codecs.BOM_UTF32_BE, "utf-32-be"),
         (codecs.BOM_UTF16_LE, "utf-16-le"),
         (codecs.BOM_UTF16_BE, "utf-16-be"),
     ):
@@ -475,6 +477,12 @@ def _json_parts(
         isinstance(names, list) and all(isinstance(n, str) for n in names)
     ):
         raise DataFileError(f"{source}: 'names' must be a list of strings, one per coordinate")
+    for j, name in enumerate(names or ()):
+        if not _is_text(name):  # JSON's "\ud800": no file could be saved with it
+            raise DataFileError(
+                f"{source}: names[{j}] ({short_repr(name)}) holds a lone surrogate, which is "
+                "not text (no file can hold it)"
+            )
     if len(points) != len(labels):
         raise DataFileError(
             f"{source}: {len(points)} points but {len(labels)} labels; "
@@ -490,6 +498,15 @@ def _json_parts(
             f"{source}: 'class_names' must be a list of 2 … {MAX_CLASSES} strings, one per class"
         )
     return points, labels, names, classes
+
+
+def _is_text(name: str) -> bool:
+    """Whether `name` is text a file can hold (a JSON escape can make a lone surrogate)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _json_labels(labels: list[Any], count: int, source: str) -> FloatArray:

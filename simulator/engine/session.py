@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 
 from simulator.engine.dataset import DataFileError, Dataset, json_text, short_repr
 from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS
-from simulator.engine.files import write_atomically
+from simulator.engine.files import Cancelled, write_atomically
 from simulator.engine.learners import LEARNERS, TIES, parameter_of
 from simulator.engine.readers import dataset_from_json, json_document, json_number, read_text
 from simulator.engine.records import Settings
@@ -74,6 +74,8 @@ VERSIONS = (1, 2)
 """The session formats this version reads (a file of another is refused, not guessed at)."""
 MAX_REPLAY_TRIALS = 20_000_000
 """The furthest a restored session replays (the history holds this many trials in 64 MB)."""
+MAX_TRIAL = 2**63 - 1
+"""The largest trial a session may name (a run's 64-bit count); one beyond is no run's."""
 
 _FIELDS: dict[str, tuple[str, Callable[[], Iterable[str]] | None]] = {
     "algorithm": ("text", lambda: LEARNERS),
@@ -106,12 +108,15 @@ class Session:
         MAX_REPLAY_TRIALS."""
         return 0 if len(self.dataset) == 0 else min(self.trial, MAX_REPLAY_TRIALS)
 
-    def simulation(self) -> Simulation:
+    def simulation(self, cancelled: Callable[[], bool] | None = None) -> Simulation:
         """The run rebuilt: the settings on the data, run to `replay_trial` (past convergence
-        too, as the saved run may have been stepped on)."""
+        too, as the saved run may have been stepped on). `cancelled()` is asked between
+        blocks of trials (at most an epoch each); once it is true, `Cancelled` is raised."""
         simulation = Simulation.from_settings(self.dataset, self.settings)
         if self.replay_trial:
-            simulation.run(self.replay_trial, until_converged=False)
+            simulation.run(self.replay_trial, until_converged=False, cancelled=cancelled)
+            if simulation.trials < self.replay_trial and cancelled is not None and cancelled():
+                raise Cancelled
         return simulation
 
     def verify(self, simulation: Simulation) -> str | None:
@@ -218,10 +223,11 @@ def save_session(
 ) -> None:
     """Write a session file atomically.
 
-    Raises OSError (no permission, disk full, a folder at `path`, ...); an existing file
-    at `path` is then left as it was and no temporary file stays behind.
+    A new file is readable by its owner only (0600); an existing one keeps its
+    permissions. Raises OSError (no permission, disk full, a folder at `path`, ...); an
+    existing file at `path` is then left as it was and no temporary file stays behind.
     """
-    write_atomically(path, session_to_json(dataset, settings, trial, state=state))
+    write_atomically(path, session_to_json(dataset, settings, trial, state=state), private=True)
 
 
 def load_session(path: str | Path) -> Session:
@@ -254,9 +260,10 @@ def session_from_json(text: str, source: str = "<text>") -> Session:
     dataset = dataset_from_json(document, source)
     settings = settings_from_json(document.get("settings"), source, version)
     trial = document.get("trial")
-    if isinstance(trial, bool) or not isinstance(trial, int) or trial < 0:
+    if isinstance(trial, bool) or not isinstance(trial, int) or not 0 <= trial <= MAX_TRIAL:
         raise DataFileError(
-            f"{source}: 'trial' must be a whole number >= 0; got {short_repr(trial)}"
+            f"{source}: 'trial' must be a whole number >= 0 (at most 2⁶³ − 1); "
+            f"got {short_repr(trial)}"
         )
     try:
         simulation = Simulation.from_settings(dataset, settings)

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -700,13 +701,14 @@ class Simulation:
         until_converged: bool = True,
         stop_on_mistake: bool = False,
         budget_seconds: float | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> int:
         """Run up to `max_trials` trials; return how many ran.
 
         Stops early once converged, diverged or found cycling (unless
-        `until_converged=False`), right after a mistake (if `stop_on_mistake`), or when
-        `budget_seconds` of wall time have passed (checked between blocks; the trajectory
-        never depends on it).
+        `until_converged=False`), right after a mistake (if `stop_on_mistake`), when
+        `budget_seconds` of wall time have passed, or once `cancelled()` is true (both
+        checked between blocks of at most an epoch; the trajectory never depends on them).
         """
         if max_trials < 0:
             raise ValueError(f"max_trials must be >= 0; got {max_trials}")
@@ -716,6 +718,8 @@ class Simulation:
         with np.errstate(over="ignore", invalid="ignore"):
             while done < max_trials:
                 if until_converged and self._settled():
+                    break
+                if cancelled is not None and cancelled():
                     break
                 segment = self._prepare()
                 if not stop_on_mistake or not segment.rest_mistakes:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -72,7 +74,28 @@ def plane_problem(dataset: Dataset) -> str | None:
 
 
 def _reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "a loop of symbolic links"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "a name in the path is too long"
     return exc.strerror or str(exc)
+
+
+def _look(path: Path) -> os.stat_result | None:
+    """What is at `path` (links followed), None if nothing; the file system's refusal to
+    look (a folder on the way that cannot be read, a name too long, a loop of links) is a
+    `CannotWrite`, or a `ValueError` where the path itself names no possible place."""
+    try:
+        return path.stat()
+    except FileNotFoundError:
+        if os.path.lexists(path):
+            raise ValueError("is a symbolic link to nothing (its target does not exist)") from None
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ENOTDIR:  # a file on the way: creating the folder says so
+            return None
+        kind = ValueError if exc.errno in (errno.ELOOP, errno.ENAMETOOLONG) else CannotWrite
+        raise kind(f"cannot be looked at ({_reason(exc)})") from None
 
 
 def _probe(folder: Path) -> None:
@@ -86,14 +109,18 @@ def _probe(folder: Path) -> None:
 
 
 def prepare_folder(folder: Path) -> None:
-    """Create `folder` if needed and make sure files can be written there."""
-    if folder.exists() and not folder.is_dir():
+    """Create `folder` if needed and make sure files can be written there. Raises
+    `ValueError` or `CannotWrite` (see the module docstring), never another OSError."""
+    found = _look(folder)
+    if found is not None and not stat.S_ISDIR(found.st_mode):
         raise ValueError("exists and is not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        kind = ValueError if exc.errno == errno.ENOTDIR else CannotWrite
-        raise kind(f"cannot create the folder ({_reason(exc)})") from None
+    if found is None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            invalid = (errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG, errno.EEXIST)
+            kind = ValueError if exc.errno in invalid else CannotWrite
+            raise kind(f"cannot create the folder ({_reason(exc)})") from None
     _probe(folder)
 
 
@@ -118,7 +145,8 @@ def check_file_target(target: Path, suffix: str | None = None) -> None:
         raise ValueError(exc.strerror) from None
     except OSError as exc:
         raise CannotWrite(_reason(exc)) from None
-    if not destination.parent.is_dir():
+    folder = _look(destination.parent)
+    if folder is None or not stat.S_ISDIR(folder.st_mode):
         raise ValueError(f"no such folder {destination.parent}")
     _probe(destination.parent)
 

@@ -11,9 +11,10 @@ The flag is a plain attribute (no lock), so a handler can never deadlock on it.
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-__all__ = ["StopFlag", "catch_signals", "exit_status", "ignore_signals"]
+__all__ = ["StopFlag", "catch_signals", "exit_status", "ignore_signals", "raising"]
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -51,6 +52,28 @@ def catch_signals(flag: StopFlag) -> Callable[[], None]:
             signal.signal(signum, handler)
 
     return restore
+
+
+@contextmanager
+def raising(flag: StopFlag) -> Iterator[None]:
+    """Inside, SIGINT and SIGTERM set `flag` and raise KeyboardInterrupt too: for long pure
+    Python and NumPy work that reads no flag (the lab's exact γ*), where nothing of Qt or
+    a writer thread can be cut short. Afterwards they only set the flag again."""
+    if flag.is_set():
+        raise KeyboardInterrupt
+    previous = {signum: signal.getsignal(signum) for signum in _SIGNALS}
+
+    def stop_now(number: int, _frame: object) -> None:
+        flag.set(number)
+        raise KeyboardInterrupt
+
+    for signum in _SIGNALS:
+        signal.signal(signum, stop_now)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def ignore_signals() -> None:

@@ -11,6 +11,7 @@ that fails exits 1 with one line; the command line has checked the arguments alr
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import os
@@ -27,7 +28,7 @@ from simulator.engine import Dataset
 from simulator.engine.files import write_atomically
 from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
 from simulator.export.checks import check_file_target, path_argument, prepare_folder
-from simulator.export.interrupt import StopFlag, exit_status
+from simulator.export.interrupt import StopFlag, exit_status, raising
 from simulator.export.options import seed_problem
 from simulator.presentation.format import format_number
 
@@ -279,10 +280,11 @@ def results_csv(result: LabResult) -> str:
     return out.getvalue()
 
 
-def _write(path: Path, data: bytes | str) -> None:
-    """Write `data` to `path` whole or not at all (`files.write_atomically`)."""
+def _write(path: Path, data: bytes | str, *, follow_links: bool = True) -> None:
+    """Write `data` to `path` whole or not at all (`files.write_atomically`); a name made
+    up here (a stream in --save-data) does not follow a link found there."""
     try:
-        write_atomically(path, data)
+        write_atomically(path, data, follow_links=follow_links)
     except OSError as exc:
         raise LabWriteError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -329,6 +331,10 @@ def lab_main(options: LabOptions, *, stop: StopFlag | None = None) -> int:
             print(f"{PROG}: {text}", file=sys.stderr)
 
     def finished(race: Race, stream: Dataset) -> None:
+        """Save the race's stream, then report it (what is reported is on disk)."""
+        if options.save_data is not None:
+            path = options.save_data / stream_file_name(race.n)
+            _write(path, stream_csv(stream), follow_links=False)
         parts = [
             f"{r.title} {r.mistakes}"
             + (f" (bound {format_number(r.bound)})" if r.bound is not None else "")
@@ -338,12 +344,15 @@ def lab_main(options: LabOptions, *, stop: StopFlag | None = None) -> int:
             f"n = {race.n}: {', '.join(parts)}; hidden OR of "
             f"{' ∨ '.join(f'x{v}' for v in race.variables)} ({race.seconds:.2f} s)"
         )
-        if options.save_data is not None:
-            _write(options.save_data / stream_file_name(race.n), stream_csv(stream))
 
     try:
-        result = run_lab(plan, on_race=finished, should_stop=None if stop is None else stop.is_set)
-        _write(options.out, results_csv(result))
+        # The races read the flag between mistakes; the exact γ* reads none: a signal
+        # raises there (no Qt runs until the plot).
+        with raising(stop) if stop is not None else contextlib.nullcontext():
+            result = run_lab(
+                plan, on_race=finished, should_stop=None if stop is None else stop.is_set
+            )
+            _write(options.out, results_csv(result))
         say(f"wrote {options.out}")
         if options.plot is not None:
             _plot(result, options.plot, options.log_y)

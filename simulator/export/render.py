@@ -133,12 +133,14 @@ class FrameRenderer:
         self._charts: ChartPanel | None = None
         self._charts_rect = QRect()
         if charts:
-            gap = self._margin // 2
+            # The gap scales with the height: on a tall, narrow frame it must not eat the
+            # charts' whole width (a chart of negative width crashed the renderer).
+            gap = min(self._margin // 2, charts_width // 4, plot_height // 4)
             self._charts_rect = QRect(
                 plot_width + gap,
                 self._header_height + gap,
-                charts_width - 2 * gap,
-                plot_height - 2 * gap,
+                max(1, charts_width - 2 * gap),
+                max(1, plot_height - 2 * gap),
             )
             self._charts = ChartPanel(
                 self._charts_rect.width(), self._charts_rect.height(), scale=scale
@@ -207,16 +209,18 @@ class FrameRenderer:
         image.setDevicePixelRatio(1.0)
         image.fill(QColor(style.BACKGROUND))
         painter = QPainter(image)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        self._paint_header(painter, frame)
-        self.view.render(painter, QRectF(self._plot_rect), self.view.viewport().rect())
-        if self._charts is not None:
-            self._charts.show_frame(frame)
-            self._charts.paint(painter, QRectF(self._charts_rect))
-        if self._explain is not None:
-            self._paint_explanation(painter, frame)
-        painter.end()
+        try:  # the painter ends whatever happens: an image destroyed mid-paint segfaults
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            self._paint_header(painter, frame)
+            self.view.render(painter, QRectF(self._plot_rect), self.view.viewport().rect())
+            if self._charts is not None:
+                self._charts.show_frame(frame)
+                self._charts.paint(painter, QRectF(self._charts_rect))
+            if self._explain is not None:
+                self._paint_explanation(painter, frame)
+        finally:
+            painter.end()
         return image
 
     def _paint_header(self, painter: QPainter, frame: Frame) -> None:

@@ -2,8 +2,10 @@
 
 Every file appears whole or not at all: each is written to a temporary file beside its
 target and renamed over it only when complete, so a cancelled or failed export leaves no
-half-written frame or animation. A device, pipe or socket at a target is refused, and a
-symbolic link is followed: its target is written (see `files.regular_target`). A failed
+half-written frame or animation. A device, pipe or socket at a target is refused. A
+symbolic link named as the GIF or MP4 is followed: its target is written (see
+`files.regular_target`); a link found where a frame goes is replaced by the frame, never
+followed (the frames' names are ours: nothing outside the folder is written). A failed
 write raises `ExportError` naming the file and the system's reason ("No space left on
 device"), never a traceback.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -74,9 +77,10 @@ def _temporary_beside(target: Path) -> Path:
 
 def _write_whole(target: Path, data: bytes) -> None:
     """Write `data` to `target` so that it appears whole or not at all (no fsync: a frame
-    can be rendered again, and syncing each one would halve the frame rate)."""
+    can be rendered again, and syncing each one would halve the frame rate); a link at
+    `target` is replaced, not followed."""
     try:
-        write_atomically(target, data, durable=False)
+        write_atomically(target, data, durable=False, follow_links=False)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
 
@@ -160,12 +164,23 @@ class PngSequence:
 
     def remove_stale(self) -> int:
         """Delete frame_NNNNN.png files numbered past this sequence (an older, longer export
-        into the same folder); returns how many. Other files are never touched."""
+        into the same folder); returns how many. Other files are never touched, nor a folder,
+        pipe or device of such a name; a link of such a name is removed, not followed."""
         stale = 0
         for path in self.folder.glob("frame_*.png"):
             stem = path.stem.removeprefix("frame_")
             if len(stem) == 5 and stem.isdigit() and int(stem) >= len(self.paths):
-                path.unlink()
+                try:
+                    kind = os.lstat(path).st_mode
+                    if not (stat.S_ISREG(kind) or stat.S_ISLNK(kind)):
+                        continue
+                    path.unlink()
+                except FileNotFoundError:
+                    continue
+                except OSError as exc:
+                    raise ExportError(
+                        f"cannot remove {path}, a frame of an older export: {exc.strerror or exc}"
+                    ) from None
                 stale += 1
         return stale
 

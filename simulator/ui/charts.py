@@ -142,14 +142,17 @@ class ChartPanel(QWidget):
 
     def __init__(self, width: int, height: int, *, scale: float = 1.0) -> None:
         super().__init__()
+        width, height = max(1, width), max(1, height)  # a widget has no negative size
         self.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         self.mistakes = MistakesChart(self)
         self.proof = ProofChart(self)
         self.loss = LossChart(self)
         self.charts: tuple[Chart, ...] = (self.mistakes, self.proof, self.loss)
-        gap = round(6 * scale)
-        self._top = QRect(0, 0, width, (height - gap) // 2)
-        self._bottom = QRect(0, self._top.height() + gap, width, height - self._top.height() - gap)
+        gap = min(round(6 * scale), height // 4)
+        self._top = QRect(0, 0, width, max(1, (height - gap) // 2))
+        self._bottom = QRect(
+            0, self._top.height() + gap, width, max(1, height - self._top.height() - gap)
+        )
         tick = QFont("DejaVu Sans")
         tick.setPixelSize(max(9, round(13 * scale)))
         for chart in self.charts:
@@ -190,6 +193,8 @@ class ChartPanel(QWidget):
     def paint(self, painter: QPainter, target: QRectF) -> None:
         """Draw the charts into `target` of `painter` (scaled if its size differs)."""
         shown = [chart for chart in self.charts if chart.isVisible()]
+        if self.width() <= 0 or self.height() <= 0 or target.isEmpty():
+            return  # nothing to draw into (and no size to scale by)
         sx, sy = target.width() / self.width(), target.height() / self.height()
         for chart in shown:
             # No event loop runs between frames of an export: lay out what changed (an axis

@@ -15,6 +15,7 @@ itself and calls `report_exception`, so a test under pytest-qt, which installs i
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
 import threading
@@ -187,7 +188,10 @@ class LastResort(QObject):
                 name = datetime.now().strftime("crash-%Y%m%d-%H%M%S-%f.txt")
                 self._report = folder / name
                 self._in_report = 0
-                self._report.write_text(crash_report_text(etype, value, tb), encoding="utf-8")
+                # Owner only (0600): a report quotes the user's paths and data.
+                descriptor = os.open(self._report, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with open(descriptor, "w", encoding="utf-8") as out:
+                    out.write(crash_report_text(etype, value, tb))
             elif self._report is not None:
                 self._in_report += 1
                 if self._in_report > _MAX_TRACEBACKS + _MAX_LINES:

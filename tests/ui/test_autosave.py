@@ -327,9 +327,9 @@ def test_closing_waits_at_most_a_moment_for_a_write_in_flight(
     release = threading.Event()
     real = autosave.write_atomically
 
-    def slow(path, make_text, cancelled=lambda: False):
+    def slow(path, make_text, cancelled=lambda: False, **options):
         release.wait(30)
-        real(path, make_text, cancelled)
+        real(path, make_text, cancelled, **options)
 
     monkeypatch.setattr(autosave, "write_atomically", slow)
     monkeypatch.setattr(autosave, "REMOVE_WAIT_S", 0.05)

@@ -492,9 +492,12 @@ class Learner:
         return rng.uniform(-1.0, 1.0, size=self.state_shape(n_features))
 
     def check_weights(self, w: FloatArray) -> None:
-        """Raise ValueError if `w` is not a valid start for this learner."""
+        """Raise ValueError if `w` is not a valid start for this learner: a weight beyond
+        ±1e150 would have overflowed already (`linear.OVERFLOW`), so it is no start."""
         if not np.all(np.isfinite(w)):
             raise ValueError("initial weights must be finite numbers")
+        if not np.all(np.abs(w) <= 1e150):
+            raise ValueError("initial weights must be within ±1e150 (beyond, they overflow)")
 
     def start_weights(
         self, n_features: int, initial_weights: str | ArrayLike | None, rng: np.random.Generator
