@@ -14,6 +14,7 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+import flint
 import numpy as np
 from numpy.typing import NDArray
 
@@ -64,42 +65,33 @@ def exact_affine(rows: FloatArray) -> tuple[list[Fraction], list[Fraction]] | No
     in exact rational arithmetic; None when the rows are affinely dependent.
 
     p = P₀ + Σ βⱼ (Pⱼ − P₀) with (Pᵢ − P₀)·p = 0: a Gram system G β = r in integers, solved
-    by Bareiss' fraction-free elimination. By Cramer's rule det(G)·β is an integer vector,
-    so the back substitution divides exactly and no fraction is reduced until the end.
+    exactly by FLINT (python-flint), which takes milliseconds where fraction-free
+    elimination in Python took 23 s for 128 rows of the Winnow lab's data.
     """
     ints, exponent = integers(rows)
-    first = ints[0]
-    differences = [[b - a for a, b in zip(first, row, strict=True)] for row in ints[1:]]
-    m = len(differences)
-    a = [
-        [_dot(differences[i], differences[j]) for j in range(m)] + [-_dot(differences[i], first)]
-        for i in range(m)
-    ]
-    previous = 1
-    for k in range(m):  # G is positive semidefinite: a zero pivot means it is singular
-        pivot = a[k][k]
-        if pivot == 0:
+    first = flint.fmpz_mat([ints[0]])
+    differences = flint.fmpz_mat(
+        [[b - a for a, b in zip(ints[0], row, strict=True)] for row in ints[1:]]
+    )
+    m = len(ints) - 1
+    if m == 0:
+        alpha, point = [Fraction(1)], flint.fmpq_mat(first)
+    else:
+        gram = differences * differences.transpose()
+        try:  # G is positive semidefinite: singular iff the rows are affinely dependent
+            beta = gram.solve(-(differences * first.transpose()))
+        except ZeroDivisionError:
             return None
-        top = a[k]
-        for i in range(k + 1, m):
-            row, factor = a[i], a[i][k]
-            for j in range(k + 1, m + 1):
-                row[j] = (row[j] * pivot - factor * top[j]) // previous
-        previous = pivot
-    determinant = previous  # > 0
-    scaled = [0] * m  # det·β
-    for i in range(m - 1, -1, -1):
-        total = determinant * a[i][m] - sum(a[i][j] * scaled[j] for j in range(i + 1, m))
-        scaled[i] = total // a[i][i]
-    alpha = [Fraction(determinant - sum(scaled), determinant)]
-    alpha += [Fraction(b, determinant) for b in scaled]
-    scale = Fraction(2) ** exponent / determinant
-    point = [
-        (determinant * first[j] + sum(b * d[j] for b, d in zip(scaled, differences, strict=True)))
-        * scale
-        for j in range(len(first))
-    ]
-    return alpha, point
+        betas = [_fraction(beta[i, 0]) for i in range(m)]
+        alpha = [1 - sum(betas, Fraction(0)), *betas]
+        row = flint.fmpq_mat(1, m, [beta[i, 0] for i in range(m)])
+        point = flint.fmpq_mat(first) + row * flint.fmpq_mat(differences)
+    scale = Fraction(2) ** exponent
+    return alpha, [_fraction(point[0, j]) * scale for j in range(point.ncols())]
+
+
+def _fraction(q: flint.fmpq) -> Fraction:
+    return Fraction(int(q.p), int(q.q))
 
 
 def exact_sqrt(q: Fraction) -> float:

@@ -19,6 +19,10 @@ same proof picks the facet that gives a negative γ*. This runs for up to 16 fea
 answer is checked by its duality gap (1e-9) and solved exactly only when that check fails
 (up to 64 features; beyond, the margin its separator achieves is shown, or nan), and a
 margin below 1e-12·R counts as none.
+`exact=True` (the Winnow lab's --exact column) proves γ* exactly at any number of
+features: FLINT solves the support's Gram system in milliseconds, so the cost is the
+floating-point search and the exact check of the points nearest the plane (n = 256
+variables with bias, 2,000 examples: 10 s).
 
 Warm start. After an edit, `margin_report_for(X, y, previous)` first checks whether the
 previous support is still there and still proves itself (one pass over the data), and
@@ -240,11 +244,17 @@ def _squared_norms(Z: FloatArray) -> FloatArray:
 
 
 def margin_report_for(
-    X: FloatArray, y: NDArray[np.int8], previous: MarginReport | None = None
+    X: FloatArray,
+    y: NDArray[np.int8],
+    previous: MarginReport | None = None,
+    *,
+    exact: bool = False,
 ) -> MarginReport:
     """R, γ*, R²/γ*² and the optimal separator for feature vectors X with labels y.
 
     `previous`, the report of the data before an edit, makes it a warm start (same result).
+    `exact`: the exact proof whatever the number of features (the lab's --exact column;
+    seconds at a few hundred features, where the window settles for a checked float).
     """
     if X.shape[0] == 0:
         return MarginReport(gamma=math.nan, radius=math.nan, bound=math.nan, separator=None)
@@ -263,7 +273,7 @@ def margin_report_for(
         Z = np.ldexp(Z, shift)
         norms = _squared_norms(Z)
     with np.errstate(all="ignore"):  # rounding is accounted for; see _violator, negative_margin
-        report = _solve(Z, norms, _warm_start(Z, previous, shift))
+        report = _solve(Z, norms, _warm_start(Z, previous, shift), exact=exact)
     if shift == 0:
         return report
     return replace(
@@ -274,10 +284,14 @@ def margin_report_for(
     )
 
 
-def _solve(Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]]) -> MarginReport:
-    """The report for the signed feature vectors Z (column-major), from a warm start or not."""
+def _solve(
+    Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]], *, exact: bool
+) -> MarginReport:
+    """The report for the signed feature vectors Z (column-major), from a warm start or not;
+    `exact`: proved exactly at any number of features."""
     radius = float(np.sqrt(np.max(norms)))
     D = Z.shape[1]
+    wide = D > _EXACT_FEATURES and not exact  # floats first, exact only where they fail
     corral, start_weights = warm
     if corral:
         weights = np.array(start_weights) / math.fsum(start_weights)
@@ -285,9 +299,9 @@ def _solve(Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]]
     else:
         corral, weights = [int(np.argmin(norms))], np.ones(1)
         corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D)
-    if D > _EXACT_FEATURES and outcome == "warm":
+    if wide and outcome == "warm":
         corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D)
-    if D > _EXACT_FEATURES and (outcome != "unfinished" or D > _EXACT_FALLBACK_FEATURES):
+    if wide and (outcome != "unfinished" or D > _EXACT_FALLBACK_FEATURES):
         report = _float_report(
             Z, norms, radius, corral, weights, outcome, strict=D <= _EXACT_FALLBACK_FEATURES
         )

@@ -20,6 +20,7 @@ from simulator.engine import (
     theory,
     winnow_disjunction_bound,
 )
+from simulator.engine.lab import disjunction_stream, hidden_disjunction, race
 from simulator.engine.presets import separable
 from simulator.engine.theory import (
     largest_gram_eigenvalue,
@@ -588,3 +589,29 @@ def test_a_hull_with_too_many_vertices_reports_nan_and_why(monkeypatch):
     monkeypatch.setattr(exact_geometry, "_HULL_ROWS", {3: 5})
     limited = margin_report(noisy_ring)
     assert math.isnan(limited.gamma) and "up to 5 possible hull vertices in 3" in limited.reason
+
+
+# -- exact at any number of features (the lab's --exact column) -------------------------------
+
+
+@pytest.mark.parametrize("dimension", [17, 40, 130])
+@pytest.mark.parametrize("scale", [1.0, 3.0, 1e-8])
+def test_the_exact_proof_holds_beyond_sixteen_features(dimension, scale):
+    # The D unit vectors, all +1: the hull's nearest point to the origin is (1/D, …, 1/D), so
+    # γ*² = 1/D and R² = 1 by hand, and R²/γ*² = D exactly, at every scale.
+    X = np.eye(dimension) * scale
+    y = np.ones(dimension, dtype=np.int8)
+    report = margin_report_for(X, y, exact=True)
+    assert report.bound == dimension
+    assert report.gamma == exact_sqrt(Fraction(1, dimension) * Fraction(scale) ** 2)
+
+
+def test_the_lab_s_exact_column_is_exact_beyond_sixteen_features():
+    # The target's separator has margin γ ≤ γ*, so R²/γ*² ≤ its (4r + 1)·R², with no
+    # rounding above it (the float proof gave 108.0000000000237 for the bound 108).
+    for n in (16, 32, 64):
+        stream = disjunction_stream(n, 2, 2000, seed=0)
+        variables = hidden_disjunction(n, 2, 0)
+        (perceptron,) = race(stream, ("perceptron",), variables=variables, exact=True)
+        assert perceptron.exact_bound is not None and perceptron.bound is not None
+        assert perceptron.mistakes <= perceptron.exact_bound <= perceptron.bound
