@@ -55,3 +55,35 @@ def test_the_window_keeps_its_remembered_settings_unless_the_command_line_names_
     assert parse(["--dataset", "or", "--algorithm", "perceptron"]).settings is not None
     assert parse(["--no-bias"]).settings.bias is False
     assert parse(["--dataset", "or", "--eta", "0.5"]).settings.learning_rate == 0.5
+
+
+def test_the_readme_start_command_installs_what_qt_needs_first():
+    """`python main.py` on a bare Debian/Ubuntu needs Qt's X11 libraries (issue 20 case 12):
+    the README's start line runs the script that installs them, and the script names those
+    Qt's xcb platform plugin links to."""
+    blocks = _bash_blocks((ROOT / "README.md").read_text())
+    start = next(b for b in blocks if b.endswith("python main.py"))
+    assert start.startswith("bash tools/install-system-packages && ")
+    script = (ROOT / "tools" / "install-system-packages").read_text()
+    listed = set(re.search(r"packages=\((.*?)\n\)", script, flags=re.S).group(1).split())
+    for package in (
+        "libxcb-cursor0",
+        "libegl1",
+        "libgl1",
+        "libxkbcommon-x11-0",
+        "libxkbcommon0",
+        "libfontconfig1",
+        "libdbus-1-3",
+        "libglib2.0-0",
+        "libx11-xcb1",
+        "libxcb-icccm4",
+        "libxcb-keysyms1",
+        "libxcb-image0",
+        "libxcb-render-util0",
+        "libxcb-shape0",
+        "libxcb-randr0",
+        "libxcb-xfixes0",
+        "libxcb-xkb1",
+        "libxcb-sync1",
+    ):
+        assert package in listed, package

@@ -80,17 +80,26 @@ def data_folder() -> Path:
 @dataclass(frozen=True)
 class State:
     """What a session keeps: immutable (`rule_state` is a copy), so a worker may write it.
-    `rule_state` lets a restore check that the replay gave the same weights."""
+    `rule_state` lets a restore check that the replay gave the same weights; `origin`
+    (the autosave's) which file or preset the points were (`engine.session.ORIGIN_KINDS`),
+    so a recovery gives back the name."""
 
     dataset: Dataset
     settings: Settings
     trial: int
     rule_state: NDArray[np.float64]
+    origin: tuple[str, str] | None = None
 
 
 def session_text(state: State) -> str:
     """The session file's text for `state` (engine's format, see `engine.session`)."""
-    return session_to_json(state.dataset, state.settings, state.trial, state=state.rule_state)
+    return session_to_json(
+        state.dataset,
+        state.settings,
+        state.trial,
+        state=state.rule_state,
+        origin=state.origin,
+    )
 
 
 class Autosaver(QObject):
@@ -331,4 +340,9 @@ class Autosaver(QObject):
 
 
 def _same(a: State, b: State) -> bool:
-    return a.dataset is b.dataset and a.settings == b.settings and a.trial == b.trial
+    return (
+        a.dataset is b.dataset
+        and a.settings == b.settings
+        and a.trial == b.trial
+        and a.origin == b.origin
+    )

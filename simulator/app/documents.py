@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -105,6 +104,8 @@ class DocumentWindow(QMainWindow):
         if path is not None:
             preferences.remember_folder(self._app_settings, path)
         self._update_title()
+        if hasattr(self, "autosaver"):
+            self.autosaver.changed()  # the autosave names the document, for a recovery
 
     def new_points(self) -> bool:
         if not self.confirm_discard("starting anew"):
@@ -286,6 +287,14 @@ class DocumentWindow(QMainWindow):
         state.setflags(write=False)
         return State(c.dataset, c.settings, c.simulation.trials, state)
 
+    def autosave_state(self) -> State:
+        """The session state, with which document the points are (a recovery names it)."""
+        if self._path is not None:
+            origin: tuple[str, str] | None = ("file", str(self._path.absolute()))
+        else:
+            origin = None if self._document is None else ("name", self._document)
+        return replace(self.session_state(), origin=origin)
+
     def offer_recovery(self) -> bool:
         """At start: if the last run did not end cleanly, ask whether to restore its
         autosave (Restore / Discard). True if it was restored."""
@@ -320,10 +329,15 @@ class DocumentWindow(QMainWindow):
             self.statusBar().showMessage("There is no autosave to recover.", 6000)
             return False
         with self.autosaver.held():
-            load = partial(load_session, leftover)
+            read: list[Session] = []
+
+            def load() -> Session:  # on the worker; the document is named once it is shown
+                read.append(load_session(leftover))
+                return read[-1]
+
             if self._restore(load, leftover, "Recover autosave", "Cannot restore the autosave"):
-                self._path, self._document = None, "recovered"
-                self._update_title()
+                self._path, self._document = _recovered_document(read[-1].origin)
+                self._update_title()  # still modified (`*`): the work is in no file yet
                 self.statusBar().showMessage(f"Restored the autosave {leftover}.", 6000)
                 return True
             if self.restore_cancelled:  # not an answer: it stays, to be offered next time
@@ -373,6 +387,15 @@ class DocumentWindow(QMainWindow):
 
     def _folder(self) -> str:
         return preferences.last_folder(self._app_settings)
+
+
+def _recovered_document(origin: tuple[str, str] | None) -> tuple[Path | None, str | None]:
+    """(path, name) for the window from an autosave's origin: its file, its preset's
+    name, or "recovered" for an autosave that did not say (older versions)."""
+    if origin is None:
+        return None, "recovered"
+    kind, value = origin
+    return (Path(value), None) if kind == "file" else (None, value)
 
 
 def _simulation_for(dataset: Dataset, settings: Settings) -> Simulation:

@@ -211,7 +211,7 @@ class MainWindow(DocumentWindow):
 
     def _start_autosave(self) -> None:
         c = self.controller
-        self.autosaver = Autosaver(self.session_state, parent=self)
+        self.autosaver = Autosaver(self.autosave_state, parent=self)
         self.autosaver.failed.connect(self._on_problem)
         for signal in (c.frame_changed, c.dataset_changed, c.settings_changed):
             signal.connect(self.autosaver.changed)

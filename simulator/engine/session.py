@@ -101,6 +101,7 @@ class Session:
     settings: Settings
     trial: int
     state: tuple[Any, ...] | None = None
+    origin: tuple[str, str] | None = None  # see `ORIGIN_KINDS` (autosaves keep it)
 
     @property
     def replay_trial(self) -> int:
@@ -139,9 +140,15 @@ class Session:
 
 
 def session_to_json(
-    dataset: Dataset, settings: Settings, trial: int, *, state: ArrayLike | None = None
+    dataset: Dataset,
+    settings: Settings,
+    trial: int,
+    *,
+    state: ArrayLike | None = None,
+    origin: tuple[str, str] | None = None,
 ) -> str:
-    """The session file's text (see the module docstring); `state` is `simulation.state`.
+    """The session file's text (see the module docstring); `state` is `simulation.state`,
+    `origin` which document the points were (see `ORIGIN_KINDS`).
 
     A ValueError, and no text, when something would not read back: a trial below 0, a
     setting that is not a finite number (JSON has no NaN or infinity; a NaN α that the
@@ -158,6 +165,7 @@ def session_to_json(
         "class_names": list(dataset.class_names),
         "settings": settings_to_json(settings),
         "trial": int(trial),
+        **_origin_to_json(origin),
     }
     if state is not None:
         document["state"] = np.asarray(state, dtype=np.float64).tolist()
@@ -270,7 +278,8 @@ def session_from_json(text: str, source: str = "<text>") -> Session:
     except (ValueError, TypeError) as exc:
         raise DataFileError(f"{source}: settings: {_clip(str(exc))}") from None
     state = _state(document.get("state"), simulation, source)
-    return Session(dataset=dataset, settings=settings, trial=trial, state=state)
+    origin = _origin(document.get("origin"), source)
+    return Session(dataset=dataset, settings=settings, trial=trial, state=state, origin=origin)
 
 
 def settings_from_json(raw: object, source: str, version: int = VERSION) -> Settings:
@@ -365,3 +374,33 @@ def _state(raw: object, simulation: Simulation, source: str) -> tuple[Any, ...] 
     if array.ndim == 1:
         return tuple(array.tolist())
     return tuple(tuple(row) for row in array.tolist())
+
+
+ORIGIN_KINDS = ("file", "name")
+"""A session's optional "origin": which document the points were, so that recovering an
+autosave gives back its name. {"file": absolute path} for a points or session file,
+{"name": text} for data without a file (a preset, a lesson's step). Older sessions have
+none (and open as before)."""
+
+
+def _origin_to_json(origin: tuple[str, str] | None) -> dict[str, Any]:
+    if origin is None:
+        return {}
+    kind, value = origin
+    if kind not in ORIGIN_KINDS or not isinstance(value, str):
+        raise ValueError(f"a session's origin is ('file' | 'name', text); got {origin!r}")
+    return {"origin": {kind: value}}
+
+
+def _origin(raw: object, source: str) -> tuple[str, str] | None:
+    """The session's "origin" (see `ORIGIN_KINDS`), checked; None when absent."""
+    if raw is None:
+        return None
+    if isinstance(raw, dict) and len(raw) == 1:
+        ((kind, value),) = raw.items()
+        if kind in ORIGIN_KINDS and isinstance(value, str) and value:
+            return kind, value
+    raise DataFileError(
+        f"{source}: 'origin' must be an object with one text, under file or name; "
+        f"got {short_repr(raw)}"
+    )

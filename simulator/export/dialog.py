@@ -67,8 +67,8 @@ _EVERY_TEXTS = ("after every trial", "after every mistake", "after every epoch")
 # The form's check boxes, by row: (the dialog's attribute, text, object name, checked).
 _CHECK_BOXES: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
     "Show": (
-        ("legend", "the plot's legend", "legendCheck", False),
-        ("explain", "the arithmetic of each trial, under the plot", "explainCheck", False),
+        ("legend", "the plot's legend", "legendCheck", True),
+        ("explain", "the arithmetic of each trial, under the plot", "explainCheck", True),
         ("charts", "the charts beside the plot (mistakes, the proof)", "chartsCheck", False),
     ),
     "Write": (

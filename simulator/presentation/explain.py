@@ -14,10 +14,19 @@ from dataclasses import dataclass, replace
 from html import escape
 from typing import Any
 
-from simulator.engine import TIE_TEXT
+from simulator.engine import TIE_TEXT, Simulation
 from simulator.presentation.format import format_number, format_vector
 
-__all__ = ["BRIEF", "LONG", "NO_TRIAL", "Explanation", "explain", "label_text"]
+__all__ = [
+    "BRIEF",
+    "LONG",
+    "NO_TRIAL",
+    "PREVIEW_POINTS",
+    "Explanation",
+    "explain",
+    "first_explanation",
+    "label_text",
+]
 
 NO_TRIAL = "No trial yet. Step (Space) shows one point to the learner and its update."
 
@@ -118,6 +127,27 @@ def label_text(y: int, dataset: Any) -> str:
     if len(dataset.classes) == 2:
         return "+1" if y > 0 else "−1"
     return f"{y} ({dataset.class_names[y]})" if dataset.class_names[y] != str(y) else str(y)
+
+
+PREVIEW_POINTS = 20_000
+"""Up to this many points, `first_explanation` runs the first trial aside to measure it."""
+
+
+def first_explanation(frame: Any, *, longest: int = LONG) -> Explanation | None:
+    """What `explain` will say after the first trial of `frame`'s run, while the run is at
+    trial 0 (else None, and None for more than `PREVIEW_POINTS` points): the strip keeps
+    room for it from the start, so the first Step moves nothing on the stage. The trial is
+    run on a run of its own, from the frame's data and settings (the frame's is not
+    touched)."""
+    if frame.snapshot.last_trial is not None or not 0 < len(frame.dataset) <= PREVIEW_POINTS:
+        return None
+    try:
+        run = Simulation.from_settings(frame.dataset, frame.settings)
+        run.step()
+    except (ValueError, ArithmeticError):  # settings the window refuses on its own
+        return None
+    ahead = replace(frame, snapshot=run.snapshot(), feature_rows=run.feature_matrix)
+    return explain(ahead, longest=longest)
 
 
 def _update(frame: Any, trial: Any, vector: Callable[[Any], str]) -> str:

@@ -186,7 +186,7 @@ class _Tracer:
         self.run = next(_RUNS)
         self.revision = 0
         self.seen = (0, 0)  # (trials, history_length) at the last trace
-        n = len(simulation.initial_weights)
+        n = _flat(simulation.initial_weights).size  # K classes: all of W in a row
         self.limit = max(1, WEIGHTS_BUDGET // max(1, n))
         self.trials = Buffer(np.int64)  # the mistakes whose w is known
         self.weights = Buffer(np.float64, width=n)
@@ -301,7 +301,7 @@ class _Tracer:
                 empty,
                 empty,
             )
-        w0 = sim.initial_weights
+        w0 = _flat(sim.initial_weights)  # K classes: W's rows in a row, as Kessler's u* is
         u = np.asarray(report.separator, dtype=np.float64)
         eta = own.rate
         bound = own.value
@@ -331,7 +331,7 @@ class _Tracer:
         if len(self.trials) > known:
             report = sim.margin_report()
             u = np.asarray(report.separator, dtype=np.float64)
-            w0 = sim.initial_weights
+            w0 = _flat(sim.initial_weights)
             new = self.weights.view[known:]
             eta, gamma, radius = proof.learning_rate, proof.gamma, proof.radius
             self.along.extend(((new - w0) @ u) / (eta * gamma))
@@ -365,6 +365,12 @@ class _Tracer:
                 floor = squared_error(X, w, sim.threshold, y) / X.shape[0]
         self.floor = (report, floor, start)
         return floor, start
+
+
+def _flat(weights: object) -> np.ndarray:
+    """w₀ as one vector: a K-class learner's (K, D) rows one after another, the layout of
+    the Kessler vectors its margin u* lives among."""
+    return np.asarray(weights, dtype=np.float64).ravel()
 
 
 def _epochs_completed(sim: Simulation) -> int:

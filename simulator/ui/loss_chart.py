@@ -184,12 +184,14 @@ class LossChart(Chart):
     def _paint_weights(self, trace: Trace, followed: Followed) -> None:
         weights = followed.weights
         assert weights is not None
-        start = np.asarray(trace.initial_weights, dtype=np.float64)
+        # K classes: W's rows one after another, as the trace records each w.
+        per_class = np.shape(trace.initial_weights)[-1]
+        start = np.asarray(trace.initial_weights, dtype=np.float64).ravel()
         log = bool(np.all(start > 0) and np.all(weights > 0))
         n = min(len(start), len(SERIES))
         key = ("weights", trace.key, log, n)
         if key != self._key:
-            self._start_weights(log, key, n)
+            self._start_weights(log, key, n, per_class if start.size > per_class else None)
         m = len(weights)
         times = trace.mistake_trials[:m]
         transform = _log10 if log else _same
@@ -223,13 +225,18 @@ class LossChart(Chart):
             caption += f"<br>Shown for the first {m:,} of {trace.mistakes:,} mistakes."
         self.set_caption(caption)
 
-    def _start_weights(self, log: bool, key: tuple[object, ...], n: int) -> None:
-        """Clear, and add a curve and a tip for each of the first `n` weights."""
+    def _start_weights(
+        self, log: bool, key: tuple[object, ...], n: int, per_class: int | None = None
+    ) -> None:
+        """Clear, and add a curve and a tip for each of the first `n` weights (of W's rows
+        in a row, `per_class` each, for K classes: named w1₀, w1₁, …, w2₀, …)."""
         self._start("weights", log, key)
         item = self.getPlotItem()
         first = 0 if self._bias else 1
         for j in range(n):
-            name = "w" + str(j + first).translate(_SUBSCRIPTS)
+            row, column = divmod(j, per_class) if per_class else (None, j)
+            head = "w" if row is None else f"w{row + 1}"
+            name = head + str(column + first).translate(_SUBSCRIPTS)
             self.weights.append(GrowingCurve(item, SERIES[j], name=name, per_point=2, budget=256))
             tip = pg.PlotCurveItem(pen=curve_pen(SERIES[j]))
             item.addItem(tip)
@@ -246,7 +253,8 @@ class LossChart(Chart):
             return (), []
         first = 0 if self._bias else 1
         header = ("k", "trial", *(f"w{j + first}" for j in range(weights.shape[1])))
-        rows: list[Sequence[object]] = [(0, 0, *(repr(v) for v in trace.initial_weights))]
+        start = np.asarray(trace.initial_weights, dtype=np.float64).ravel().tolist()
+        rows: list[Sequence[object]] = [(0, 0, *(repr(v) for v in start))]
         times = trace.mistake_trials[: len(weights)].tolist()
         for k, (t, w) in enumerate(zip(times, weights.tolist(), strict=True), 1):
             rows.append((k, t, *(repr(v) for v in w)))

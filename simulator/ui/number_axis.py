@@ -23,21 +23,57 @@ __all__ = ["NameAxis", "NumberAxis", "number_axes"]
 
 
 class NumberAxis(pg.AxisItem):
-    """An axis item with ticks by `format_tick` and no SI or power-of-ten multiplier."""
+    """An axis item with ticks by `format_tick` and no SI or power-of-ten multiplier.
 
-    def __init__(self, orientation: str, **options: Any) -> None:
+    `steady` (a left or right axis): the room for the tick labels fits `RESERVED` from the
+    start and grows for wider labels, but never shrinks until `reset_room()`, so the plot
+    beside it does not shift sideways as a run moves the view and its ticks change."""
+
+    RESERVED = "−0.25"  # the labels a steady axis has room for from the start
+
+    def __init__(self, orientation: str, *, steady: bool = False, **options: Any) -> None:
         super().__init__(orientation, **options)
         self.enableAutoSIPrefix(False)
+        self.steady = steady and orientation in ("left", "right")
+        if self.steady:
+            self.setStyle(autoExpandTextSpace=False)
+            self.reset_room()
+
+    def reset_room(self) -> None:
+        """Room for `RESERVED` only (new data: their labels may be narrower)."""
+        if self.steady:
+            self._reserve(self._metrics().horizontalAdvance(self.RESERVED))
+
+    def _reserve(self, width: float) -> None:
+        if self.style["tickTextWidth"] != math.ceil(width):
+            self.setStyle(tickTextWidth=math.ceil(width))
+
+    def setStyle(self, **options: Any) -> None:
+        super().setStyle(**options)
+        if "tickFont" in options and getattr(self, "steady", False):
+            self.reset_room()  # measured afresh in the new type
+
+    def _metrics(self) -> QFontMetricsF:
+        font = self.style["tickFont"]
+        return QFontMetricsF(font if font is not None else QFont())
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         if self.logMode:
-            return [format_tick(10.0**v, 10.0 ** (v - 1)) for v in values]
-        return [format_tick(v * scale, spacing * scale) for v in values]
+            texts = [format_tick(10.0**v, 10.0 ** (v - 1)) for v in values]
+        else:
+            texts = [format_tick(v * scale, spacing * scale) for v in values]
+        if self.steady and texts:
+            metrics = self._metrics()
+            widest = max(metrics.horizontalAdvance(text) for text in texts) + 1
+            if widest > self.style["tickTextWidth"]:
+                self._reserve(widest)  # grow for these labels; never shrink on the way
+        return texts
 
 
-def number_axes() -> dict[str, NumberAxis]:
-    """The axes of a plot (`PlotWidget(axisItems=number_axes())`): left and bottom."""
-    return {"left": NumberAxis("left"), "bottom": NumberAxis("bottom")}
+def number_axes(*, steady: bool = False) -> dict[str, NumberAxis]:
+    """The axes of a plot (`PlotWidget(axisItems=number_axes())`): left and bottom;
+    `steady`: the left one keeps its width as the ticks change (see `NumberAxis`)."""
+    return {"left": NumberAxis("left", steady=steady), "bottom": NumberAxis("bottom")}
 
 
 class NameAxis(NumberAxis):
@@ -76,10 +112,6 @@ class NameAxis(NumberAxis):
             self.picture = None
             self._fit_height(self.upright)
             self.update()
-
-    def _metrics(self) -> QFontMetricsF:
-        font = self.style["tickFont"]
-        return QFontMetricsF(font if font is not None else QFont())
 
     def _upright_length(self) -> float:
         metrics = self._metrics()

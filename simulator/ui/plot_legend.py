@@ -248,15 +248,17 @@ class LegendLayout:
         vb = self.getPlotItem().vb
         return min(0.7 * self.point_size, 0.06 * min(vb.width(), vb.height()))
 
-    def _room_for_legend(self, box: Box) -> Box:
+    def _room_for_legend(self, box: Box, relayout: bool = True) -> Box:
         """The view range showing `box` whole and as large as it can be, centred in what the
         legend leaves free, with the trial's ring more on each side (a ring at the edge of `box`
-        stays whole); of the plot's own aspect, so the aspect lock adds nothing."""
+        stays whole); of the plot's own aspect, so the aspect lock adds nothing. `relayout`:
+        the legend's side and type are chosen for `box` (else they stay as they are)."""
         vb = self.getPlotItem().vb
         width, height = vb.width(), vb.height()
         if not (width > 0 and height > 0 and box.width > 0 and box.height > 0):
             return box
-        self._choose_legend_side(box)
+        if relayout:
+            self._choose_legend_side(box)
         top, left = self.legend_clearance()
         edge = self._edge_px()
         free_x, free_y = width - left - 2 * edge, height - top - 2 * edge
@@ -269,9 +271,11 @@ class LegendLayout:
         finite = all(math.isfinite(v) for v in (view.x0, view.x1, view.y0, view.y1))
         return view if finite and view.width > 0 and view.height > 0 else box
 
-    def _show_box(self, box: Box) -> None:
-        """Move the view to show `box` with the legend clear of it, and remember it."""
-        target = self._room_for_legend(box)
+    def _show_box(self, box: Box, relayout: bool = True) -> None:
+        """Move the view to show `box` with the legend clear of it, and remember it.
+        `relayout` False (Follow, as a run moves): the legend keeps its side and type, so
+        it does not reflow from trial to trial."""
+        target = self._room_for_legend(box, relayout)
         self.setRange(xRange=(target.x0, target.x1), yRange=(target.y0, target.y1), padding=0)
         vb = self.getPlotItem().vb
         self._fitted = box

@@ -96,12 +96,13 @@ class ViewToggles:
         )
         target = follow(self.drawing_box(), self._data_box, line, true_length)
         if target is not None:
-            self._show_box(target)
+            self._show_box(target, relayout=False)
 
     def fit_view(self) -> None:
         """Frame the points (with room around them), or the square [-2, 2]² when empty;
         when following the learner, the boundary and w too."""
         box = self._data_box
+        self.getPlotItem().getAxis("left").reset_room()  # new data: their own tick labels
         if box is None:
             self.setRange(xRange=(-2, 2), yRange=(-2, 2), padding=0)
             self._fitted = None

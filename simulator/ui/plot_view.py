@@ -46,6 +46,7 @@ from simulator.ui import style
 from simulator.ui.arrow_item import VectorItem
 from simulator.ui.class_points import ClassLayers, class_text
 from simulator.ui.legend_item import LegendBox
+from simulator.ui.number_axis import number_axes
 from simulator.ui.plot_editing import PointEditing
 from simulator.ui.plot_geometry import (
     ARROW_FRACTION,
@@ -221,7 +222,12 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggl
         line_scale: float = 1.0,
     ) -> None:
         viewbox = _EditViewBox()
-        super().__init__(parent, viewBox=viewbox, background=style.BACKGROUND)
+        super().__init__(
+            parent,
+            viewBox=viewbox,
+            background=style.BACKGROUND,
+            axisItems=number_axes(steady=True),  # the plot keeps its place as ticks change
+        )
         viewbox.editor = self
         self.setObjectName("plotView")
         self._base_point_size = point_size

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QWidget
 
-from simulator.presentation.explain import explain
+from simulator.presentation.explain import explain, first_explanation
 from simulator.presentation.frame import Frame
 from simulator.ui import style
 
@@ -36,6 +36,7 @@ class TrialExplanation(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._needed = self._longest = 0
         self._key: tuple[object, ...] | None = None
+        self._first = ""  # the first trial's text, while the run is at trial 0
         self._floor_lines = 4
         self.set_presentation(False)
 
@@ -55,6 +56,8 @@ class TrialExplanation(QLabel):
         if key != self._key:
             self._key = key
             self._needed = self._longest = 0
+            first = first_explanation(frame)
+            self._first = first.html() if first is not None else ""
         self.setText(explain(frame).html())
         self._fit()
 
@@ -69,15 +72,26 @@ class TrialExplanation(QLabel):
             return  # its width is not known yet
         # Measuring wrapped rich text costs about as much as a frame of the plot: measure
         # only a text longer than any measured since the last reset (a shorter one fits).
-        size = len(self.text())
+        size = max(len(self.text()), len(self._first))
         if self._needed and size <= self._longest:
             return
         self._longest = max(self._longest, size)
         lines = self._floor_lines * self.fontMetrics().lineSpacing() + 14
-        need = max(lines, self.heightForWidth(self.width()))
+        self.setMinimumHeight(0)  # heightForWidth answers at least the minimum: measure free
+        need = max(lines, self.heightForWidth(self.width()), self._first_height())
         self._needed = max(self._needed, need)
-        if self.minimumHeight() != self._needed:
-            self.setMinimumHeight(self._needed)
+        self.setMinimumHeight(self._needed)
+
+    def _first_height(self) -> int:
+        """The height the first trial's text will need (the room is kept for it from
+        trial 0 on, so the first Step does not shrink the plot and reflow its legend)."""
+        if not self._first:
+            return 0
+        shown = self.text()
+        self.setText(self._first)
+        height = self.heightForWidth(self.width())
+        self.setText(shown)
+        return height
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

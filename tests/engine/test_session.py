@@ -359,3 +359,19 @@ def test_the_trial_must_be_a_whole_number_when_saving():
 def test_a_setting_that_would_not_read_back_is_refused_when_saving(settings, message):
     with pytest.raises(ValueError, match=message):
         session_to_json(Dataset.empty(), settings, 0)
+
+
+def test_a_session_may_say_which_document_its_points_were():
+    """Autosaves name the file or preset (issue 20 case 11); a session without it (all of
+    round 2's, and every saved one) opens as before, with no origin."""
+    ds = load_preset("or")
+    for origin in (("file", "/home/teacher/points.csv"), ("name", "or")):
+        text = session_to_json(ds, Settings(), 3, origin=origin)
+        assert json.loads(text)["origin"] == {origin[0]: origin[1]}
+        assert session_from_json(text).origin == origin
+    plain = session_to_json(ds, Settings(), 3)
+    assert "origin" not in json.loads(plain) and session_from_json(plain).origin is None
+    for bad in ({"url": "x"}, {"file": 3}, {"file": ""}, "points.csv", {"file": "a", "name": "b"}):
+        document = {**json.loads(plain), "origin": bad}
+        with pytest.raises(DataFileError, match="'origin' must be an object"):
+            session_from_json(json.dumps(document), "autosave.lab.json")

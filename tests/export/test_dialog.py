@@ -158,6 +158,8 @@ def test_dialog_from_the_current_state_for_a_number_of_trials(qtbot, window, tmp
     dialog.trials.setValue(4)
     dialog.folder.setText(str(tmp_path))
     dialog.gif.setChecked(False)
+    dialog.legend.setChecked(False)  # the plot alone, as `rendered` draws it
+    dialog.explain.setChecked(False)
     dialog.width_spin.setValue(320)
     dialog.height_spin.setValue(240)
     with qtbot.waitSignal(dialog.finished_export, timeout=60_000) as blocker:
@@ -218,6 +220,19 @@ def test_file_menu_opens_the_export_dialog(qtbot, window, monkeypatch):
     assert len(opened) == 1 and opened[0].parent() is window
 
 
+def test_the_dialog_starts_with_the_legend_and_the_arithmetic_ticked(qtbot, window):
+    """What the class sees in the window is what the export shows, unless unticked (issue 20
+    case 12); the command line's defaults stay as they were."""
+    from simulator.export.options import ExportOptions
+
+    dialog = _dialog(window, qtbot)
+    assert dialog.legend.isChecked() and dialog.explain.isChecked()
+    assert not dialog.charts.isChecked()
+    options = dialog.options()
+    assert options.legend and options.explain
+    assert not ExportOptions(None).legend and not ExportOptions(None).explain
+
+
 def test_dialog_offers_every_legend_and_explain(qtbot, window, tmp_path, told):
     dialog = _dialog(window, qtbot)
     dialog.folder.setText(str(tmp_path))
@@ -225,8 +240,6 @@ def test_dialog_offers_every_legend_and_explain(qtbot, window, tmp_path, told):
     dialog.by_trials.setChecked(True)
     dialog.trials.setValue(24)
     dialog.every.setCurrentIndex(dialog.every.findData("mistake"))
-    dialog.legend.setChecked(True)
-    dialog.explain.setChecked(True)
     dialog.width_spin.setValue(320)
     dialog.height_spin.setValue(240)
     options = dialog.options()

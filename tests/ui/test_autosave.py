@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from simulator.app.autosave import AUTOSAVE_NAME
 from simulator.app.documents import RESTORE
-from simulator.engine import Settings, Simulation, load_preset
+from simulator.engine import Settings, Simulation, load_dataset, load_preset
 from simulator.engine.session import load_session, save_session
 from simulator.ui import MainWindow
 
@@ -344,3 +344,41 @@ def test_closing_waits_at_most_a_moment_for_a_write_in_flight(
     with qtbot.waitSignal(window.autosaver.written, timeout=10_000):
         release.set()  # the write ends on its worker
     assert (data_folder / AUTOSAVE_NAME).exists()
+
+
+def _crash_and_recover(qtbot, window, data_folder):
+    """Lose `window` as a crash would (its autosave stays), and recover the autosave in
+    the next start's window."""
+    path = window.autosaver.path
+    text = path.read_text()
+    window.controller.undo_stack.setClean()
+    window.close()  # a clean exit removes the file; the crash's file is put back
+    path.write_text(text)
+    after = MainWindow()
+    qtbot.addWidget(after)
+    assert after.autosaver.leftover() == data_folder / AUTOSAVE_NAME
+    assert after.recover()
+    return after
+
+
+def test_recovering_gives_back_the_file_the_points_came_from(qtbot, window, tmp_path, data_folder):
+    path = tmp_path / "lecture 3.csv"
+    path.write_text("x1,x2,label\n0,0,-1\n1,1,1\n2,0,1\n")
+    assert window.open_file(path)
+    window.controller.step()
+    assert written(qtbot, window).origin == ("file", str(path.absolute()))
+    after = _crash_and_recover(qtbot, window, data_folder)
+    assert after.windowTitle().startswith("lecture 3.csv[*]")
+    assert after.isWindowModified()  # the work is in no file until it is saved
+    assert after.controller.simulation.trials == 1
+    assert after.save()  # Save goes back to the file it came from, without asking
+    assert not after.isWindowModified() and load_dataset(path) == after.controller.dataset
+
+
+def test_recovering_gives_back_the_preset_s_name(qtbot, window, data_folder):
+    window.load_preset("xor")
+    window.controller.add_point(0.5, 0.5, 1)
+    assert written(qtbot, window).origin == ("name", "xor")
+    after = _crash_and_recover(qtbot, window, data_folder)
+    assert after.windowTitle().startswith("xor[*]") and after.isWindowModified()
+    assert len(after.controller.dataset) == len(load_preset("xor")) + 1

@@ -583,3 +583,34 @@ def test_charts_opened_after_a_run_show_the_whole_run(qtbot):
     win.time.tabs.setCurrentIndex(3)  # the ledger, as it shows
     assert win.time.ledger.model.rowCount() == c.simulation.trials
     c.undo_stack.setClean()
+
+
+def test_the_proof_squeezes_k_for_the_multiclass_perceptron_in_kesslers_space():
+    """K classes: w₀ and every w are W's rows in a row, the layout of the Kessler vectors
+    that u*, γ_K and R_K are measured among (blobs3 used to crash the window when its
+    charts were opened: (3, 3) against (9,))."""
+    import numpy as np
+
+    from simulator.engine import PRESET_SETTINGS, Simulation, load_preset
+    from simulator.presentation.trace import trace_of
+
+    sim = Simulation.from_settings(load_preset("blobs3"), PRESET_SETTINGS["blobs3"])
+    sim.run(10_000)
+    proof = trace_of(sim).followed(None, weights=True).proof
+    k = np.arange(sim.mistakes + 1)
+    assert proof.applies and len(proof.along) == len(k)
+    assert np.all(proof.along >= k - 1e-9) and np.all(proof.norm <= k + 1e-9)  # A_k ≥ k ≥ B_k
+
+
+@pytest.mark.parametrize("name", ["blobs3", "iris3", "disjunction", "cmu"])
+def test_every_tab_of_the_charts_opens_on_the_presets(qtbot, window, name):
+    from tests.helpers.driven import deliver_posted_events
+
+    window.load_preset(name)
+    for _ in range(8):
+        window.controller.step()
+    window.time.area_action.setChecked(True)
+    for index in range(window.time.tabs.count()):
+        window.time.tabs.setCurrentIndex(index)
+        deliver_posted_events()
+    assert window.time.tabs.isVisible()

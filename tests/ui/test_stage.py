@@ -300,3 +300,64 @@ def test_at_800_by_600_the_hint_is_clear_of_the_legend_and_the_timeline_keeps_ro
     assert view.contains(hint), (view, hint)
     assert QPointF(hint.center()) != QPointF(0, 0)
     assert window.time.timeline.slider.width() >= 60
+
+
+# -- case 9: nothing on the stage jumps ------------------------------------------------------
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_first_step_does_not_reflow_the_legend(qtbot, window, name, presentation):
+    """The legend keeps its size and place through the first trial: the strip under the plot
+    has the first trial's room from the start, the y axis keeps its width as the ticks
+    change, and Follow moving the view does not re-choose the legend's layout."""
+    window.presentation_action.setChecked(presentation)
+    _at(qtbot, window, (1024, 768))
+    window.load_preset(name)
+    _at(qtbot, window, (1024, 768))
+    before = window.plot.legend_rect(), window.plot.legend_texts()
+    plot_before = window.plot.getPlotItem().vb.sceneBoundingRect()
+    window.controller.step()
+    _at(qtbot, window, (1024, 768))
+    assert (window.plot.legend_rect(), window.plot.legend_texts()) == before
+    if window.controller.dataset.dimension == 2:
+        assert window.plot.getPlotItem().vb.sceneBoundingRect() == plot_before
+
+
+def _button_places(window):
+    from PySide6.QtCore import QPoint, QRect
+
+    return [
+        QRect(button.mapTo(window, QPoint(0, 0)), button.size())
+        for button in (window.controls.step_button, window.controls.run_button)
+    ]
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_the_status_length_does_not_move_step_and_run(qtbot, window, presentation):
+    window.presentation_action.setChecked(presentation)
+    window.load_preset("or")
+    _at(qtbot, window, (1024, 768))
+    window.statusBar().showMessage("Saved.")
+    _at(qtbot, window, (1024, 768))
+    short = _button_places(window)
+    window.statusBar().showMessage(("A status that goes on and on. " * 10)[:299] + "!")
+    _at(qtbot, window, (1024, 768))
+    assert len(window.statusBar().currentMessage()) == 300
+    assert _button_places(window) == short
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)])
+def test_the_side_panel_is_as_wide_after_presentation_as_before(qtbot, window, size):
+    window.load_preset("xor")
+    _at(qtbot, window, size)
+    side = window.splitter.widget(1)
+    before = side.width(), window.splitter.sizes()
+    window.presentation_action.setChecked(True)
+    _at(qtbot, window, size)
+    window.controller.simulation.run(100)  # a cycle: the panel's longest status, in F5's type
+    window.controller.step()
+    _at(qtbot, window, size)
+    window.presentation_action.setChecked(False)
+    _at(qtbot, window, size)
+    assert (side.width(), window.splitter.sizes()) == before
