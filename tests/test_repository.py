@@ -3,7 +3,10 @@
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,3 +90,31 @@ def test_the_readme_start_command_installs_what_qt_needs_first():
         "libxcb-sync1",
     ):
         assert package in listed, package
+
+
+@pytest.mark.slow
+def test_an_installed_wheel_has_the_data_the_presets_and_lessons_read(tmp_path):
+    # A non-editable install: the presets' iris data and the lessons travel in the wheel,
+    # and the package reads nothing from the repository beside it.
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w",
+         str(tmp_path), str(ROOT)],
+        capture_output=True, check=True, timeout=300,
+    )  # fmt: skip
+    (wheel,) = tmp_path.glob("*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    code = (
+        "from simulator.engine import PRESETS, load_preset; "
+        "from simulator.engine.lessons import lesson_names, load_lesson, play; "
+        "[load_preset(p) for p in PRESETS]; "
+        "[list(play(load_lesson(n))) for n in lesson_names()]; "
+        "import simulator; print(simulator.__file__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(site)},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith(str(site))

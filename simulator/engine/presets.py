@@ -21,6 +21,7 @@ probability 1 − 2^(−1/3), so about half the examples are positive.
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
@@ -36,8 +37,9 @@ _CORNERS = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
 
 
 def iris_path() -> Path:
-    """Where the bundled iris.csv lives (the repository's assets/ folder)."""
-    return Path(__file__).resolve().parents[2] / "assets" / "iris.csv"
+    """Where the bundled iris.csv lives: package data (simulator/data), so that an
+    installed wheel has it too."""
+    return Path(str(files("simulator") / "data" / "iris.csv"))
 
 
 def _boolean(table: tuple[int, int, int, int]) -> Dataset:
