@@ -88,7 +88,7 @@ class PointEditing:
         p = self.getPlotItem().vb.mapSceneToView(scene_pos)
         return snap(p.x(), self.snap_step), snap(p.y(), self.snap_step)
 
-    def _on_click(self, ev) -> bool:
+    def handle_click(self, ev) -> bool:
         button = ev.button()
         if button not in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
             return False
@@ -120,7 +120,7 @@ class PointEditing:
         same = np.flatnonzero(np.all(ds.points == np.asarray(position), axis=1))
         return int(same[0]) if same.size else None
 
-    def _on_drag(self, ev) -> bool:
+    def handle_drag(self, ev) -> bool:
         if ev.button() != Qt.MouseButton.LeftButton:
             return False
         if ev.isStart():
@@ -148,7 +148,7 @@ class PointEditing:
 
     def focusInEvent(self, ev: QFocusEvent) -> None:
         """A click that takes the keyboard from such a field only gives the keys back: it
-        adds no point (`_on_click` swallows it)."""
+        adds no point (`handle_click` swallows it)."""
         mouse = ev.reason() == Qt.FocusReason.MouseFocusReason
         self._focus_click = mouse and self._field_focused
         super().focusInEvent(ev)  # type: ignore[misc]

@@ -26,7 +26,7 @@ class BoundaryGlide:
         self._glide_end: InputLine | None = None
         self._glide_timer = QTimer(self)
         self._glide_timer.setInterval(16)
-        self._glide_timer.timeout.connect(self._on_glide_tick)
+        self._glide_timer.timeout.connect(self.advance_glide)
 
     def set_glide(self, milliseconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         """Let the boundary and w glide to each new w over `milliseconds` (0: jump, as
@@ -64,7 +64,9 @@ class BoundaryGlide:
             return end
         return InputLine(offset=offset, normal=normal, level=level)
 
-    def _on_glide_tick(self) -> None:
+    def advance_glide(self) -> None:
+        """Draw the glide as it is at the clock's now (its timer calls this; a test that
+        drives the clock calls it too)."""
         if self._glide is None:
             self._glide_timer.stop()
             return
@@ -88,3 +90,8 @@ class BoundaryGlide:
     @property
     def gliding(self) -> bool:
         return self._glide is not None
+
+    @property
+    def glide_ms(self) -> float:
+        """How long a glide lasts now (0 while a fast run skips it)."""
+        return self._glide_ms

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (
     QApplication,
@@ -56,11 +56,13 @@ from simulator.ui.plot_geometry import (
 )
 from simulator.ui.plot_glide import BoundaryGlide
 from simulator.ui.plot_legend import LegendLayout
+from simulator.ui.plot_queries import PlotQueries
 from simulator.ui.plot_shapes import PlaneShapes
 from simulator.ui.plot_toggles import ViewToggles
+from simulator.ui.plot_viewbox import VIEW_LIMIT, EditViewBox
 from simulator.ui.points_item import NUMBERS_LIMIT, GlyphLayer, NumberLayer
 
-__all__ = ["DEFAULT_SNAP", "SNAP_STEPS", "PlotView"]
+__all__ = ["DEFAULT_SNAP", "SNAP_STEPS", "VIEW_LIMIT", "PlotView"]
 
 FULL_DETAIL_POINTS = 2000  # up to this many points, full-size glyphs and rings
 SNAP_STEPS = (0.5, 0.25, 0.1)
@@ -97,114 +99,9 @@ def _line_geometry(line: InputLine) -> tuple[np.ndarray, float] | None:
     return point, math.degrees(math.atan2(normal[1], normal[0])) + 90.0
 
 
-def _as_drawn(line: pg.InfiniteLine) -> tuple[np.ndarray, np.ndarray]:
-    """(a point on the line, its unit direction), as drawn."""
-    angle = math.radians(line.angle)
-    pos = line.pos()
-    return np.array([pos.x(), pos.y()]), np.array([math.cos(angle), math.sin(angle)])
-
-
-VIEW_LIMIT = 1e152
-"""No edge of the view goes beyond ±VIEW_LIMIT (coordinates stop at ±1e150; squares of what
-is drawn stay finite). Zooming out further or panning past it does nothing more."""
-NARROWEST_VIEW = 1e-150  # the least width or height zooming in gives
-VIEW_RESOLUTION = 1e-9  # nor less than this share of the view's distance from the origin
-
-
-def _zoom_factor(factor: float, low: float, high: float) -> float:
-    """`factor` (> 1 zooms out, < 1 in) bounded so that the span [low, high] stays at most
-    2·VIEW_LIMIT wide and no narrower than the floats there can show; a span already
-    beyond a bound may come back, never go further."""
-    span = high - low
-    if not (math.isfinite(factor) and factor > 0 and math.isfinite(span) and span > 0):
-        return 1.0
-    if factor > 1:
-        return max(1.0, min(factor, 2 * VIEW_LIMIT / span))
-    narrowest = max(NARROWEST_VIEW, VIEW_RESOLUTION * max(abs(low), abs(high)))
-    return min(1.0, max(factor, narrowest / span))
-
-
-def _zoomed(factor: float, low: float, high: float, centre: float) -> tuple[float, float]:
-    """[low, high] zoomed by `factor` about `centre` (bounded: see `_zoom_factor`), then
-    moved back inside ±VIEW_LIMIT if it left."""
-    centre = min(max(centre, -VIEW_LIMIT), VIEW_LIMIT)
-    low, high = centre + (low - centre) * factor, centre + (high - centre) * factor
-    if high > VIEW_LIMIT:
-        low, high = low - (high - VIEW_LIMIT), VIEW_LIMIT
-    if low < -VIEW_LIMIT:
-        low, high = -VIEW_LIMIT, high + (-VIEW_LIMIT - low)
-    return low, min(high, VIEW_LIMIT)
-
-
-def _shift(shift: float | None, low: float, high: float) -> float | None:
-    """`shift` of the span [low, high] bounded to keep it within ±VIEW_LIMIT, and no
-    further from the origin than the floats can show its width (see `VIEW_RESOLUTION`)."""
-    if shift is None:
-        return None
-    if not math.isfinite(shift):
-        return 0.0
-    limit = min(VIEW_LIMIT, (high - low) / VIEW_RESOLUTION)
-    if shift > 0:
-        return max(0.0, min(shift, limit - high))
-    return min(0.0, max(shift, -limit - low))
-
-
-class _EditViewBox(pg.ViewBox):
-    """A ViewBox that hands clicks and point drags to its PlotView before panning, and
-    keeps the user's zoom and pan within `VIEW_LIMIT` (pyqtgraph refuses a range that
-    overflows with an exception at every further wheel notch)."""
-
-    def __init__(self) -> None:
-        super().__init__(enableMenu=False)
-        self.editor: PlotView | None = None
-
-    def scaleBy(self, s=None, center=None, x=None, y=None) -> None:
-        """pyqtgraph's zoom (the wheel, a right drag), bounded (see `VIEW_LIMIT`)."""
-        if s is not None:
-            x, y = s[0], s[1]
-        if x is None and y is None:
-            return
-        view = self.targetRect()
-        middle = view.center() if center is None else pg.Point(center)
-        spans = {
-            "x": (view.left(), view.right(), middle.x(), x),
-            "y": (min(view.top(), view.bottom()), max(view.top(), view.bottom()), middle.y(), y),
-        }
-        factors = {
-            axis: _zoom_factor(f, low, high)
-            for axis, (low, high, _, f) in spans.items()
-            if f is not None
-        }
-        if self.state["aspectLocked"] is not False:  # both axes alike, as pyqtgraph does
-            out = [f for f in factors.values() if f > 1]
-            common = min(out) if out else max(factors.values())
-            factors = dict.fromkeys(("x", "y"), common)
-        ranges = {
-            f"{axis}Range": _zoomed(factor, *spans[axis][:3]) for axis, factor in factors.items()
-        }
-        self.setRange(padding=0, **ranges)
-
-    def translateBy(self, t=None, x=None, y=None) -> None:
-        """pyqtgraph's pan (a drag), bounded (see `VIEW_LIMIT`)."""
-        if t is not None:
-            x, y = t[0], t[1]
-        view = self.targetRect()
-        x = _shift(x, view.left(), view.right())
-        y = _shift(y, min(view.top(), view.bottom()), max(view.top(), view.bottom()))
-        super().translateBy(x=x, y=y)
-
-    def mouseClickEvent(self, ev) -> None:
-        if self.editor is not None and self.editor._on_click(ev):
-            return
-        super().mouseClickEvent(ev)
-
-    def mouseDragEvent(self, ev, axis=None) -> None:
-        if self.editor is not None and self.editor._on_drag(ev):
-            return
-        super().mouseDragEvent(ev, axis)
-
-
-class PlotView(PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggles, pg.PlotWidget):
+class PlotView(
+    PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggles, PlotQueries, pg.PlotWidget
+):
     """The plane of the data; paints `Frame`s, emits editing intent."""
 
     point_requested = Signal(float, float, int)  # x, y, label
@@ -221,7 +118,7 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggl
         point_size: float = style.POINT_SIZE,
         line_scale: float = 1.0,
     ) -> None:
-        viewbox = _EditViewBox()
+        viewbox = EditViewBox()
         super().__init__(
             parent,
             viewBox=viewbox,
@@ -501,11 +398,6 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggl
             text = f"Left click: a point of class {class_text(ds, label)}\nKeys 1–9: the class"
         self._hint.setText(text)
 
-    @property
-    def hint_visible(self) -> bool:
-        """Whether the "click to add points" hint shows (only on empty data)."""
-        return self._hint.isVisible()
-
     def show_frame(self, frame: Frame) -> None:
         """Paint `frame` (cheap when only the learner moved: points are set once per dataset)."""
         self._frame = frame
@@ -577,10 +469,6 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggl
         item = self.getPlotItem()
         for axis, name in (("bottom", names[0]), ("left", names[1])):
             item.setLabel(axis, name, **{"font-size": f"{size}px", "color": "#222222"})
-
-    def axis_names(self) -> tuple[str, str]:
-        item = self.getPlotItem()
-        return (item.getAxis("bottom").labelText, item.getAxis("left").labelText)
 
     def _hide_geometry(self) -> None:
         for graphic in (
@@ -659,10 +547,6 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggl
             chosen = ds.points[levels == level] if ds is not None and levels.size else None
             layer.set_points(np.empty((0, 2)) if chosen is None else chosen)
 
-    def halo_points(self) -> dict[int, np.ndarray]:
-        """The ringed points by ring size (1 … HALO_LEVELS, larger α larger)."""
-        return {k: layer.shown_points() for k, layer in enumerate(self._halos, start=1)}
-
     def _place_more_lines(self, role: str, lines: tuple[InputLine, ...]) -> None:
         """A role's second and later lines (the margin perceptron's band w·x = ±τ), each
         an extra line made the first time it is needed, in the role's pen and layer."""
@@ -675,55 +559,11 @@ class PlotView(PointEditing, LegendLayout, PlaneShapes, BoundaryGlide, ViewToggl
         for k, line in enumerate(more):
             self._set_line(line, lines[k] if k < len(lines) else None)
 
-    def drawn_lines(self, role: str) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Every line drawn under `role`, as `drawn_line` gives one."""
-        shown = [self._lines[role], *self._more_lines.get(role, [])]
-        return [_as_drawn(line) for line in shown if line.isVisible()]
-
-    def trial_marker(self) -> tuple[str, np.ndarray] | None:
-        """The current trial's marker: ("ring" or "diamond" (a mistake), its point)."""
-        points = self._current.shown_points()
-        if not len(points):
-            return None
-        shape = "diamond" if self._current.symbol is self._current_styles[True][0] else "ring"
-        return shape, points[0]
-
-    def drawn_line(self, name: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """A line as drawn, (a point on it, its unit direction), or None when hidden.
-        `name`: a role ("boundary", "previous", "separator", "least-squares", …)."""
-        line = self._lines[name.replace("_", "-")]
-        return _as_drawn(line) if line.isVisible() else None
-
-    def class_points(self) -> tuple[np.ndarray, np.ndarray]:
-        """The points drawn as +1 and as −1 glyphs."""
-        return self._classes.points(1), self._classes.points(-1)
-
-    def points_of_class(self, label: int) -> np.ndarray:
-        """The points drawn with class `label`'s glyph."""
-        return self._classes.points(label)
-
-    def marked_mistakes(self) -> np.ndarray:
-        """The points drawn as misclassified."""
-        return self._mistakes.shown_points()
-
     def arrow_length(self, line: InputLine, view: Box) -> float:
         """w's arrow in data units: a share of the view, or the plane part of w's length."""
         if self._true_length:
             return float(np.linalg.norm(np.asarray(line.normal, dtype=float)))
         return ARROW_FRACTION * view.diagonal
-
-    def arrow(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """w's arrow as drawn: (start, end) in data coordinates, or None if not shown."""
-        return self._w_arrow.ends() if self._w_arrow.isVisible() else None
-
-    def arrow_label(self) -> QRectF | None:
-        """The box of w's label "w" as drawn, in data coordinates (None: no arrow)."""
-        return self._w_arrow.label_rect() if self._w_arrow.isVisible() else None
-
-    def edge_marker(self) -> np.ndarray | None:
-        """Where the marker pointing to an off-view boundary has its tip (None: not shown)."""
-        ends = self._edge_marker.ends()
-        return ends[1] if ends is not None and self._edge_marker.isVisible() else None
 
     def _place_arrow(self) -> None:
         """w's arrow on the visible boundary, or a marker pointing to a boundary off view."""

@@ -62,7 +62,8 @@ def test_a_point_moves_to_another_class_from_its_menu(window):
     menu = window.plot.point_menu(0)
     texts = [a.text() for a in menu.actions() if a.isVisible()]
     assert "Flip label" not in texts and "Class" in texts
-    classes = {a.text(): a for a in window.plot._class_menu.actions()}
+    (submenu,) = [a.menu() for a in menu.actions() if a.text() == "Class"]
+    classes = {a.text(): a for a in submenu.actions()}
     assert not classes["1: north"].isEnabled()  # its own class
     classes["3: west"].trigger()
     assert window.controller.dataset.labels[0] == 2

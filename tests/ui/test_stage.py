@@ -184,7 +184,7 @@ def test_a_step_glides_the_line_from_one_w_to_the_next(qtbot):
     c.step()  # w₀ = 0 → w₁: the first line
     window.plot.set_glide(GLIDE_MS, clock)
     clock.now += 1.0
-    window.plot._on_glide_tick()
+    window.plot.advance_glide()
     start = window.plot.drawn_line("boundary")
     c.step()
     c.step()
@@ -194,11 +194,11 @@ def test_a_step_glides_the_line_from_one_w_to_the_next(qtbot):
     assert window.plot.gliding
     assert _angle(window.plot.drawn_line("boundary")) == _angle(start)  # not moved yet
     clock.now += GLIDE_MS / 2000  # half way: between the two lines
-    window.plot._on_glide_tick()
+    window.plot.advance_glide()
     middle = _angle(window.plot.drawn_line("boundary"))
     window.plot.set_glide(GLIDE_MS, clock)
     clock.now += GLIDE_MS / 1000
-    window.plot._on_glide_tick()
+    window.plot.advance_glide()
     assert not window.plot.gliding
     end = window.plot.drawn_line("boundary")
     normal = np.array(end_frame.boundary.normal)
@@ -216,9 +216,9 @@ def test_a_fast_run_does_not_glide(qtbot, window):
     assert window.controller.speed == math.inf
     window.controller.run()
     assert window.controller.running
-    assert not window.plot.gliding and window.plot._glide_ms == 0
+    assert not window.plot.gliding and window.plot.glide_ms == 0
     window.controller.pause()
-    assert window.plot._glide_ms == 300
+    assert window.plot.glide_ms == 300
 
 
 def _span(window):
@@ -293,7 +293,7 @@ def test_at_800_by_600_the_hint_is_clear_of_the_legend_and_the_timeline_keeps_ro
     _at(qtbot, window, (800, 600))
     plot = window.plot
     assert plot.hint_visible
-    hint = plot._hint.mapRectToScene(plot._hint.boundingRect())
+    hint = plot.hint_rect()
     legend = plot.legend_rect()
     assert legend is None or not legend.intersects(hint)
     view = plot.getPlotItem().vb.sceneBoundingRect()
