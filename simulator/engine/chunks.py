@@ -35,6 +35,7 @@ __all__ = [
     "available_memory",
     "memory_problem",
     "open_data_file",
+    "size_text",
     "survey",
     "text_pieces",
 ]
@@ -87,7 +88,8 @@ def open_data_file(path: str | Path) -> tuple[BinaryIO, int]:
 @dataclass(frozen=True, slots=True)
 class Survey:
     """What one pass over a file's bytes found: its `codec`, the length of its byte-order
-    mark (`bom`) and its number of `lines` (at most one more than its line breaks)."""
+    mark (`bom`) and its number of `lines` (its line breaks, and one for a last line
+    without one)."""
 
     codec: str
     bom: int
@@ -105,13 +107,15 @@ def survey(file: BinaryIO, source: str, cancelled: Callable[[], bool] | None = N
     for bom, codec in BOMS:
         if head.startswith(bom):
             newline = "\n".encode(codec)
-            lines = 1
+            lines, last = 0, newline
             for piece, _, _ in _raw_pieces(file, cancelled):
                 lines += piece.count(newline)
+                last = piece[-len(newline) :]
             file.seek(0)
-            return Survey(codec, len(bom), lines)
-    codec, line = "utf-8", 1
+            return Survey(codec, len(bom), lines + (last != newline))
+    codec, line, last = "utf-8", 1, b"\n"
     for piece, _, line in _raw_pieces(file, cancelled):
+        last = piece[-1:]
         if b"\x00" in piece:
             at = line + piece.count(b"\n", 0, piece.index(b"\x00"))
             raise DataFileError(f"{source}, line {at}: not a text file (it holds NUL bytes)")
@@ -131,7 +135,7 @@ def survey(file: BinaryIO, source: str, cancelled: Callable[[], bool] | None = N
                 ) from None
         line += piece.count(b"\n")
     file.seek(0)
-    return Survey(codec, 0, line)
+    return Survey(codec, 0, line - 1 + (last != b"\n"))
 
 
 def _raw_pieces(
@@ -234,12 +238,15 @@ def memory_problem(needed: int, what: str) -> str | None:
     if available is None or needed <= available:
         return None
     return (
-        f"{what} needs about {_size(needed)} of memory, and {_size(available)} are "
+        f"{what} needs about {size_text(needed)} of memory, and {size_text(available)} are "
         "available; not read"
     )
 
 
-def _size(count: float) -> str:
+def size_text(count: float) -> str:
+    """A number of bytes in words: 1.0 GB, 128 MB, 2 KB, 100 bytes."""
     if count >= 2**30:
         return f"{count / 2**30:.1f} GB"
-    return f"{count / 2**20:.0f} MB"
+    if count >= 2**20:
+        return f"{count / 2**20:.0f} MB"
+    return f"{count / 2**10:.0f} KB" if count >= 2**10 else f"{count:.0f} bytes"

@@ -7,7 +7,11 @@ CSV: a header row, coordinate columns and a `label` column; the delimiter (comma
 semicolon or tab) is sniffed from the header; with a semicolon or tab, a decimal comma is
 read as a decimal point (as European spreadsheets save them). Text is UTF-8 with or without
 a byte-order mark, UTF-16 with one, or else Windows-1252. A path that is not a regular
-file, or a file over 1 GB, is refused before anything is read. Every problem is a
+file, or a file over 1 GB, is refused before anything is read. A CSV file is read in
+pieces (`chunks`): its memory is about that of its numbers, a file whose numbers cannot fit
+is refused before its body is parsed, and Cancel stops it between pieces. JSON is parsed
+whole, so a JSON file (data or session) over `MAX_JSON_BYTES` (128 MB) is refused before
+it is read. Every problem is a
 `DataFileError` of one line naming the file, the line (or the JSON item) and the reason.
 """
 
@@ -32,6 +36,7 @@ from simulator.engine.chunks import (
     MAX_FILE_BYTES,
     memory_problem,
     open_data_file,
+    size_text,
     survey,
     text_pieces,
 )
@@ -94,9 +99,9 @@ def read_text(
     with file:
         if size > limit:
             raise DataFileError(
-                f"{path}: is {_size_text(size)}; {kind} over {_size_text(limit)} are not read"
+                f"{path}: is {size_text(size)}; {kind} over {size_text(limit)} are not read"
             )
-        problem = memory_problem(int(size * memory_factor), f"{path.name} ({_size_text(size)})")
+        problem = memory_problem(int(size * memory_factor), f"{path.name} ({size_text(size)})")
         if problem is not None:
             raise DataFileError(problem)
         try:
@@ -104,14 +109,8 @@ def read_text(
         except OSError as exc:
             raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
     if len(data) > limit:
-        raise DataFileError(f"{path}: grew past {_size_text(limit)} while being read; not read")
+        raise DataFileError(f"{path}: grew past {size_text(limit)} while being read; not read")
     return decode(data, path.name)
-
-
-def _size_text(count: float) -> str:
-    if count >= 2**30:
-        return f"{count / 2**30:.1f} GB"
-    return f"{count / 2**20:.0f} MB" if count >= 2**20 else f"{count:,.0f} bytes"
 
 
 def decode(data: bytes, source: str) -> str:

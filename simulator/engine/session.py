@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from simulator.engine.chunks import size_text
 from simulator.engine.dataset import DataFileError, Dataset, json_text, short_repr
 from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS
 from simulator.engine.files import Cancelled, write_atomically
@@ -174,8 +175,8 @@ def session_to_json(
     text = json_text(document) + "\n"
     if len(text) > MAX_JSON_BYTES:  # never write a session that would not open
         raise ValueError(
-            f"a session of {len(dataset):,} points would be {len(text) / 2**20:.0f} MB; "
-            f"sessions hold at most {MAX_JSON_BYTES // 2**20} MB (about two million 2-D "
+            f"a session of {len(dataset):,} points would be {size_text(len(text))}; "
+            f"sessions hold at most {size_text(MAX_JSON_BYTES)} (about two million 2-D "
             "points): save the points as CSV"
         )
     return text
