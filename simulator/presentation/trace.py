@@ -186,7 +186,7 @@ class _Tracer:
         self.run = next(_RUNS)
         self.revision = 0
         self.seen = (0, 0)  # (trials, history_length) at the last trace
-        n = len(simulation.initial_weights)
+        n = simulation.initial_weights.size  # a multiclass W (K, n) is followed as K·n numbers
         self.limit = max(1, WEIGHTS_BUDGET // max(1, n))
         self.trials = Buffer(np.int64)  # the mistakes whose w is known
         self.weights = Buffer(np.float64, width=n)
@@ -301,7 +301,7 @@ class _Tracer:
                 empty,
                 empty,
             )
-        w0 = sim.initial_weights
+        w0 = sim.initial_weights.ravel()  # Kessler's vector for a multiclass W (K, n)
         u = np.asarray(report.separator, dtype=np.float64)
         eta = own.rate
         bound = own.value
@@ -331,7 +331,7 @@ class _Tracer:
         if len(self.trials) > known:
             report = sim.margin_report()
             u = np.asarray(report.separator, dtype=np.float64)
-            w0 = sim.initial_weights
+            w0 = sim.initial_weights.ravel()
             new = self.weights.view[known:]
             eta, gamma, radius = proof.learning_rate, proof.gamma, proof.radius
             self.along.extend(((new - w0) @ u) / (eta * gamma))
