@@ -184,7 +184,8 @@ class LossChart(Chart):
     def _paint_weights(self, trace: Trace, followed: Followed) -> None:
         weights = followed.weights
         assert weights is not None
-        start = np.asarray(trace.initial_weights, dtype=np.float64)
+        # A multiclass W (K, n) is drawn as Kessler's K·n numbers, as `trace` follows it.
+        start = np.asarray(trace.initial_weights, dtype=np.float64).ravel()
         log = bool(np.all(start > 0) and np.all(weights > 0))
         n = min(len(start), len(SERIES))
         key = ("weights", trace.key, log, n)

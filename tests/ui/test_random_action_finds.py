@@ -21,3 +21,25 @@ def test_the_proof_chart_follows_a_multiclass_run_as_kesslers_vector(algorithm):
     assert followed.weights.shape == (k, n) and n == 9
     along = followed.proof.along
     assert len(along) == k + 1 and np.all(along >= np.arange(k + 1) - 1e-9)
+
+
+@pytest.mark.parametrize("tab", [0, 2])  # the proof chart, the loss-or-weights chart
+def test_the_charts_of_a_multiclass_run_paint_with_no_error(qtbot, tab):
+    """The weights chart took float() of a row of the (K, n) W₀: a TypeError into Qt."""
+    from simulator.ui import MainWindow
+
+    window = MainWindow(load_preset("blobs3"), Settings("multiclass-perceptron"))
+    qtbot.addWidget(window)
+    window.show()
+    resort = window.install_last_resort()
+    window.time.area_action.setChecked(True)
+    window.time.tabs.setCurrentIndex(tab)
+    window.controller.simulation.run(40)
+    window.controller.step()
+    qtbot.wait(20)
+    resort.uninstall()
+    window.controller.undo_stack.setClean()
+    assert resort.errors == 0
+    if tab == 2:
+        chart = window.time.loss_chart
+        assert chart.mode == "weights" and len(chart.weights) > 0
