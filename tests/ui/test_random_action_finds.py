@@ -43,3 +43,25 @@ def test_the_charts_of_a_multiclass_run_paint_with_no_error(qtbot, tab):
     if tab == 2:
         chart = window.time.loss_chart
         assert chart.mode == "weights" and len(chart.weights) > 0
+
+
+def test_a_point_of_a_new_class_under_a_multiclass_learner_starts_the_run_afresh(qtbot):
+    """Multiclass perceptron on three classes, then Edit → Class of new points → Class 5:
+    the edit kept the run of 3 rows going, `replace_dataset` refused 5 classes,
+    and the refusal reached the last resort. A new number of classes starts a new run, as a
+    new number of coordinates does; Undo brings back the three classes."""
+    from simulator.ui import MainWindow
+
+    window = MainWindow(load_preset("blobs3"), Settings("multiclass-perceptron"))
+    qtbot.addWidget(window)
+    resort = window.install_last_resort()
+    c = window.controller
+    c.step()
+    assert c.use_classes(5)  # what Class 5 does before its first point
+    resort.uninstall()
+    assert resort.errors == 0
+    assert c.dataset.classes == (0, 1, 2, 3, 4) and c.simulation.trials == 0
+    assert c.simulation.state.shape[0] == 5
+    c.undo_stack.undo()
+    assert c.dataset == load_preset("blobs3") and c.simulation.state.shape[0] == 3
+    c.undo_stack.setClean()
