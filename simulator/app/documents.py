@@ -148,7 +148,7 @@ class DocumentWindow(QMainWindow):
         settings = self.controller.settings
 
         def load(cancelled: Callable[[], bool]) -> tuple[Dataset, Simulation | None]:
-            dataset = load_dataset(path)
+            dataset = load_dataset(path, cancelled)
             if cancelled():
                 return dataset, None
             # The costly first look at new data, done here rather than on the GUI thread.

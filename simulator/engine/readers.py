@@ -7,27 +7,39 @@ CSV: a header row, coordinate columns and a `label` column; the delimiter (comma
 semicolon or tab) is sniffed from the header; with a semicolon or tab, a decimal comma is
 read as a decimal point (as European spreadsheets save them). Text is UTF-8 with or without
 a byte-order mark, UTF-16 with one, or else Windows-1252. A path that is not a regular
-file, or a file over 1 GB, is refused before anything is read. Every problem is a
+file, or a file over 1 GB, is refused before anything is read. A CSV file is read in
+pieces (`chunks`): its memory is about that of its numbers, a file whose numbers cannot fit
+is refused before its body is parsed, and Cancel stops it between pieces. JSON is parsed
+whole, so a JSON file (data or session) over `MAX_JSON_BYTES` (128 MB) is refused before
+it is read. Every problem is a
 `DataFileError` of one line naming the file, the line (or the JSON item) and the reason.
 """
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import json
 import math
-import os
 import re
-import stat
 import warnings
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from simulator.engine.chunks import (
+    BOMS,
+    CHUNK_BYTES,
+    MAX_FILE_BYTES,
+    memory_problem,
+    open_data_file,
+    size_text,
+    survey,
+    text_pieces,
+)
 from simulator.engine.dataset import (
     MAX_CLASSES,
     MAX_COORDINATE,
@@ -42,6 +54,7 @@ from simulator.engine.dataset import (
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "MAX_JSON_BYTES",
     "dataset_from_json",
     "decode",
     "json_document",
@@ -54,57 +67,56 @@ __all__ = [
     "read_text",
 ]
 
-MAX_FILE_BYTES = 1 << 30
-"""Data and session files larger than this (1 GB) are refused before they are read."""
+MAX_JSON_BYTES = 128 << 20
+"""JSON files (sessions and JSON data) larger than this (128 MB) are refused before they
+are read. JSON is parsed whole, at about seven times its size in memory; 128 MB holds a
+session of two million 2-D points, far more than a class's run, and larger data belong in
+CSV, which is read in pieces."""
+JSON_MEMORY_FACTOR = 8
+"""Memory a JSON file of n bytes needs while it is parsed, as a multiple of n."""
+CSV_WORK_BYTES = 12 * CHUNK_BYTES
+"""Memory a CSV file needs for the piece being parsed (its text, its lines, their numbers),
+besides the table."""
 
 
-def read_text(path: str | Path) -> str:
-    """The text of a data or session file, decoded (see the module docstring).
+def read_text(
+    path: str | Path,
+    *,
+    limit: int = MAX_FILE_BYTES,
+    kind: str = "files",
+    memory_factor: float = 2.0,
+) -> str:
+    """The text of a data, session or lesson file, decoded (see the module docstring).
 
     Refused at once, as a `DataFileError`: a missing path, a folder, anything that is not a
-    regular file (a device such as /dev/zero, a pipe, a socket), a file over 1 GB, and bytes
-    that are not text.
+    regular file (a device such as /dev/zero, a pipe, a socket), a file over `limit` bytes
+    (`kind` names such files in the message), one whose reading needs about
+    `memory_factor` times its size of memory when less is available, and bytes that are
+    not text.
     """
     path = Path(path)
-    try:  # O_NONBLOCK: opening a pipe must not wait for a writer
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise DataFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise DataFileError(f"{path}: is a folder, not a data file") from None
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise DataFileError(f"{path}: is a folder, not a data file")
-        if not stat.S_ISREG(info.st_mode):
-            raise DataFileError(f"{path}: is not a regular file (a device, pipe or socket)")
-        if info.st_size > MAX_FILE_BYTES:
+    file, size = open_data_file(path)
+    with file:
+        if size > limit:
             raise DataFileError(
-                f"{path}: is {info.st_size / 2**30:.1f} GB; files over 1 GB are not read"
+                f"{path}: is {size_text(size)}; {kind} over {size_text(limit)} are not read"
             )
-        with os.fdopen(os.dup(fd), "rb") as file:
-            data = file.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_FILE_BYTES:
-        raise DataFileError(f"{path}: grew past 1 GB while being read; not read")
+        problem = memory_problem(int(size * memory_factor), f"{path.name} ({size_text(size)})")
+        if problem is not None:
+            raise DataFileError(problem)
+        try:
+            data = file.read(limit + 1)
+        except OSError as exc:
+            raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
+    if len(data) > limit:
+        raise DataFileError(f"{path}: grew past {size_text(limit)} while being read; not read")
     return decode(data, path.name)
 
 
 def decode(data: bytes, source: str) -> str:
     """Text from bytes: UTF-8 (a byte-order mark is dropped), UTF-16 with a byte-order
     mark, else Windows-1252; NUL bytes or undecodable bytes are not text."""
-    for bom, codec in (
-        (codecs.BOM_UTF8, "utf-8"),
-        (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16's: FF FE 00 00 starts with FF FE
-        (codecs.BOM_UTF32_BE, "utf-32-be"),
-        (codecs.BOM_UTF16_LE, "utf-16-le"),
-        (codecs.BOM_UTF16_BE, "utf-16-be"),
-    ):
+    for bom, codec in BOMS:
         if data.startswith(bom):
             try:
                 return data[len(bom) :].decode(codec)
@@ -227,58 +239,107 @@ def _unix_lines(text: str) -> str:
 def parse_csv(text: str, source: str = "<text>") -> Dataset:
     """Read CSV text with a header row, coordinate columns and a `label` column.
 
-    The body is read by NumPy's C reader; when it refuses, a line-by-line reader finds the
-    line to name. Errors are `DataFileError`s that name `source`, the line and the reason.
-    Lines may end in \\n, \\r\\n or \\r. A quoted value may not span lines (a number
-    never does, and NumPy would join the pieces: "-1⏎5" read as -15), and digits may not be
-    grouped with "_" (Python reads 1_000 as 1000; a spreadsheet never writes it).
+    The body is read in pieces by NumPy's C reader; when it refuses a piece, a line-by-line
+    reader finds the line to name. Errors are `DataFileError`s that name `source`, the line
+    and the reason. Lines may end in \\n, \\r\\n or \\r. A quoted value may not span
+    lines (a number never does, and NumPy would join the pieces: "-1⏎5" read as -15), and
+    digits may not be grouped with "_" (Python reads 1_000 as 1000; a spreadsheet never
+    writes it).
     """
     text = _unix_lines(text.removeprefix("\ufeff"))
-    try:
+    return _CsvReader(source).read(_cut(text))
+
+
+def _cut(text: str) -> Iterator[str]:
+    """`text` in pieces of about CHUNK_BYTES characters, each ending at a line break."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start + CHUNK_BYTES) + 1 or len(text)
+        yield text[start:end]
+        start = end
+
+
+class _CsvReader:
+    """CSV text, given in pieces that end at line breaks, read into a `Dataset`: the header
+    from the first lines, then each piece of the body by NumPy's C reader into arrays of
+    its own, joined at the end. `check_memory(lines, columns)`, called once the header is
+    known, may refuse the file before its body is parsed."""
+
+    def __init__(self, source: str, check_memory: Callable[[int], None] | None = None) -> None:
+        self.source = source
+        self.check_memory = check_memory
+
+    def read(self, pieces: Iterable[str]) -> Dataset:
+        source = self.source
+        pieces = iter(pieces)
+        line = 1  # the number of the first line of `text`
+        text = ""
+        for text in pieces:
+            if _NOT_BLANK.search(text) is not None:
+                break
+            line += text.count("\n")
+        else:
+            raise DataFileError(
+                f"{source}: the file is empty; expected a header such as x1,x2,label"
+            )
         header_line, body_start, header_text = _header(text)
-    except DataFileError as exc:
-        raise DataFileError(f"{source}: {exc}") from None
-    where = f"{source}, line {header_line}"
-    if header_text.count('"') % 2:
-        raise DataFileError(
-            f'{where}: a quote (") in the header is not closed on its line '
-            f"({short_repr(one_line(header_text))})"
-        )
-    delimiter = _sniff(header_text, where)
-    header = _split(header_text, delimiter, where)
-    lowered = [name.lower() for name in header]
-    if "label" not in lowered:
-        raise DataFileError(
-            f"{where}: no 'label' column in the header ({short_repr(one_line(header_text))}); "
-            "expected e.g. x1,x2,label"
-        )
-    if lowered.count("label") > 1:
-        raise DataFileError(f"{where}: more than one 'label' column")
-    label_col = lowered.index("label")
-    coord_cols = [j for j in range(len(header)) if j != label_col]
-    if not coord_cols:
-        raise DataFileError(f"{where}: no coordinate columns beside 'label'")
-    try:
-        names = check_names(_coordinate_names(header, coord_cols), len(coord_cols))
-    except ValueError as exc:
-        raise DataFileError(f"{where}: {exc}") from None
-    columns = list(header)
-    for j, name in zip(coord_cols, names, strict=True):
-        columns[j] = name
-    body = text[body_start:]
-    table = _fast_table(body, delimiter, len(header))
-    slow = _SlowReader(body, delimiter, header, columns, header_line, source)
-    if table is None:
-        table = slow.table()
-    labels = table[:, label_col]
-    if not np.isin(labels, (-1.0, 0.0, 1.0)).all():
-        table = slow.table()  # names the line
-        labels = table[:, label_col]
-    mapped = _map_labels(labels, source)
-    try:
-        return Dataset(table[:, coord_cols], mapped, names=names)
-    except ValueError as exc:
-        raise DataFileError(f"{source}: {exc}") from None
+        header_line += line - 1
+        where = f"{source}, line {header_line}"
+        if header_text.count('"') % 2:
+            raise DataFileError(
+                f'{where}: a quote (") in the header is not closed on its line '
+                f"({short_repr(one_line(header_text))})"
+            )
+        delimiter = _sniff(header_text, where)
+        header = _split(header_text, delimiter, where)
+        lowered = [name.lower() for name in header]
+        if "label" not in lowered:
+            raise DataFileError(
+                f"{where}: no 'label' column in the header "
+                f"({short_repr(one_line(header_text))}); expected e.g. x1,x2,label"
+            )
+        if lowered.count("label") > 1:
+            raise DataFileError(f"{where}: more than one 'label' column")
+        label_col = lowered.index("label")
+        coord_cols = [j for j in range(len(header)) if j != label_col]
+        if not coord_cols:
+            raise DataFileError(f"{where}: no coordinate columns beside 'label'")
+        try:
+            names = check_names(_coordinate_names(header, coord_cols), len(coord_cols))
+        except ValueError as exc:
+            raise DataFileError(f"{where}: {exc}") from None
+        columns = list(header)
+        for j, name in zip(coord_cols, names, strict=True):
+            columns[j] = name
+        if self.check_memory is not None:
+            self.check_memory(len(header))
+        points: list[FloatArray] = []
+        labels: list[FloatArray] = []
+        body: str | None = text[body_start:]
+        first = header_line + 1
+        while body is not None:
+            table = _fast_table(body, delimiter, len(header))
+            if table is None or not np.isin(table[:, label_col], (-1.0, 0.0, 1.0)).all():
+                slow = _SlowReader(body, delimiter, header, columns, first - 1, source)
+                table = slow.table()  # names the line, or reads what NumPy would not
+            points.append(table[:, coord_cols])
+            labels.append(table[:, label_col].copy())
+            del table
+            first += body.count("\n")
+            body = next(pieces, None)
+        mapped = _map_labels(_joined(labels), source)
+        try:
+            return Dataset(_joined(points), mapped, names=names)
+        except ValueError as exc:
+            raise DataFileError(f"{source}: {exc}") from None
+
+
+def _joined(arrays: list[FloatArray]) -> FloatArray:
+    """The arrays one after the other; the list is emptied, so that the pieces go as soon
+    as they are copied."""
+    joined = arrays.pop() if len(arrays) == 1 else np.concatenate(arrays)
+    arrays.clear()
+    return joined
 
 
 _NOT_BLANK = re.compile(r"\S")
@@ -546,19 +607,53 @@ def _json_rows(
     return rows, dimension
 
 
-def load_csv(path: str | Path) -> Dataset:
-    """Read a CSV file (see `parse_csv`)."""
+def load_csv(path: str | Path, cancelled: Callable[[], bool] | None = None) -> Dataset:
+    """Read a CSV file (see `parse_csv`) in pieces, so that it costs about its numbers'
+    size in memory, not many times the file's; refused before its body is parsed when
+    the numbers cannot fit in the memory available. `cancelled()` is asked between pieces:
+    once true, `Cancelled` is raised."""
     path = Path(path)
-    return parse_csv(read_text(path), source=path.name)
+    file, size = open_data_file(path)
+    with file:
+        try:
+            found = survey(file, path.name, cancelled)
+
+            def check_memory(columns: int) -> None:
+                # The table is held twice for a moment (its pieces, then joined), and the
+                # Dataset takes its own copy of the points.
+                needed = 2 * 8 * found.lines * columns + min(size, CSV_WORK_BYTES)
+                problem = memory_problem(
+                    needed, f"{path.name} ({found.lines:,} lines of {columns} columns)"
+                )
+                if problem is not None:
+                    raise DataFileError(problem)
+
+            pieces = text_pieces(file, path.name, found.codec, found.bom, cancelled)
+            return _CsvReader(path.name, check_memory).read(pieces)
+        except OSError as exc:
+            raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
 
 
 def load_json(path: str | Path) -> Dataset:
-    """Read a JSON file (see `parse_json`); a session file (.lab.json) gives its data."""
+    """Read a JSON file (see `parse_json`); a session file (.lab.json) gives its data.
+    Over `MAX_JSON_BYTES` it is refused before it is read."""
     path = Path(path)
-    return parse_json(read_text(path), source=path.name)
+    return parse_json(read_json_text(path), source=path.name)
 
 
-def load_dataset(path: str | Path) -> Dataset:
-    """Read a .json file as JSON and anything else as CSV."""
+def read_json_text(path: Path) -> str:
+    """The text of a JSON file (data or session), refused early when over `MAX_JSON_BYTES`
+    or when its parsing could not fit in the memory available."""
+    return read_text(
+        path,
+        limit=MAX_JSON_BYTES,
+        kind="JSON files (save large data as CSV)",
+        memory_factor=JSON_MEMORY_FACTOR,
+    )
+
+
+def load_dataset(path: str | Path, cancelled: Callable[[], bool] | None = None) -> Dataset:
+    """Read a .json file as JSON and anything else as CSV (in pieces, which `cancelled`
+    can stop between)."""
     path = Path(path)
-    return load_json(path) if path.suffix.lower() == ".json" else load_csv(path)
+    return load_json(path) if path.suffix.lower() == ".json" else load_csv(path, cancelled)

@@ -29,6 +29,10 @@ The saved state, when present, checks the replay: if the points were edited duri
 replaying on the final points gives other weights. `Session.verify(simulation)` says so in
 one line (None when the replay matches); the replayed run is what opens.
 
+A session file is at most `readers.MAX_JSON_BYTES` (128 MB, about two million 2-D points):
+a larger one is refused before it is read (JSON is parsed whole, at several times its size
+in memory), and a session that would be larger is not written (save such data as CSV).
+
 Saving is atomic (`files.write_atomically`): a temporary file beside the target, flushed
 to disk, then renamed over it, so a crash leaves the old file or the new one, never half of
 one. Loading validates
@@ -47,11 +51,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from simulator.engine.chunks import size_text
 from simulator.engine.dataset import DataFileError, Dataset, json_text, short_repr
 from simulator.engine.features import FEATURE_MAPS, PREPROCESSINGS
 from simulator.engine.files import Cancelled, write_atomically
 from simulator.engine.learners import LEARNERS, TIES, parameter_of
-from simulator.engine.readers import dataset_from_json, json_document, json_number, read_text
+from simulator.engine.readers import (
+    MAX_JSON_BYTES,
+    dataset_from_json,
+    json_document,
+    json_number,
+    read_json_text,
+)
 from simulator.engine.records import Settings
 from simulator.engine.simulation import MAX_SEED, ORDERS, Simulation
 
@@ -169,7 +180,14 @@ def session_to_json(
     }
     if state is not None:
         document["state"] = np.asarray(state, dtype=np.float64).tolist()
-    return json_text(document) + "\n"
+    text = json_text(document) + "\n"
+    if len(text) > MAX_JSON_BYTES:  # never write a session that would not open
+        raise ValueError(
+            f"a session of {len(dataset):,} points would be {size_text(len(text))}; "
+            f"sessions hold at most {size_text(MAX_JSON_BYTES)} (about two million 2-D "
+            "points): save the points as CSV"
+        )
+    return text
 
 
 def settings_to_json(settings: Settings) -> dict[str, Any]:
@@ -239,9 +257,10 @@ def save_session(
 
 
 def load_session(path: str | Path) -> Session:
-    """Read a session file (see `session_from_json`); the same checks as data files first."""
+    """Read a session file (see `session_from_json`); the same checks as data files first,
+    and one over `MAX_JSON_BYTES` (128 MB) is refused before it is read."""
     path = Path(path)
-    return session_from_json(read_text(path), source=path.name)
+    return session_from_json(read_json_text(path), source=path.name)
 
 
 def session_from_json(text: str, source: str = "<text>") -> Session:

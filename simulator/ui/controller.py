@@ -272,9 +272,15 @@ class SimulationController(QObject):
         """The simulation for `dataset` and its frame; raises and changes nothing on failure.
 
         An edit (not `restart`) keeps the learner going over the new points, unless the
-        settings or the number of coordinates change: then the run starts afresh."""
+        settings, the number of coordinates or the number of classes change (a W of K rows
+        cannot learn K + 1 classes): then the run starts afresh."""
         current = self._simulation
-        if restart or settings != self._settings or dataset.dimension != current.dataset.dimension:
+        if (
+            restart
+            or settings != self._settings
+            or dataset.dimension != current.dataset.dimension
+            or len(dataset.classes) != len(current.dataset.classes)
+        ):
             simulation = Simulation.from_settings(dataset, settings)
             return simulation, build_frame(simulation)
         before = current.dataset

@@ -375,3 +375,74 @@ def test_a_session_may_say_which_document_its_points_were():
         document = {**json.loads(plain), "origin": bad}
         with pytest.raises(DataFileError, match="'origin' must be an object"):
             session_from_json(json.dumps(document), "autosave.lab.json")
+
+
+def _bad_values():
+    """(setting, bad value, words the refusal must hold, the command-line arguments that
+    carry the same value, or None where the command line has no such option): one per
+    setting of `Settings` and one or two per parameter any learner declares."""
+    from simulator.engine.learners import LEARNERS
+
+    choices = {
+        name: ", ".join(found())
+        for name, (_, found) in session_module._FIELDS.items()
+        if found is not None
+    }
+    cases = [
+        ("algorithm", "nope", choices["algorithm"], ["--algorithm", "nope"]),
+        ("tie", "nope", choices["tie"], ["--tie", "nope"]),
+        ("bias", "yes", "true or false", None),
+        ("preprocessing", "nope", choices["preprocessing"], ["--preprocessing", "nope"]),
+        ("features", "nope", choices["features"], ["--features", "nope"]),
+        ("order", "nope", choices["order"], ["--order", "nope"]),
+        ("seed", -1, "0 … 2147483647", ["--seed", "-1"]),
+        ("seed", 2**31, "0 … 2147483647", ["--seed", str(2**31)]),
+        ("initial_weights", "nope", "'zeros', 'ones', 'random'", ["--initial-weights", "nope"]),
+        ("tolerance", -1, "positive number", None),
+    ]
+    assert {c[0] for c in cases} == set(session_module._FIELDS)
+    for learner in LEARNERS.values():
+        for p in learner.parameters:
+            if p.choices:
+                bad = ["nope"]
+            else:
+                bad = [p.minimum - 1 if p.minimum is not None else -1e300]
+                bad.append(p.maximum * 10 if p.maximum is not None else 1e300)
+                if p.integer:
+                    bad.append(p.minimum + 0.5)
+            for value in bad:
+                cases.append(
+                    (f"{learner.name}.{p.name}", value, p.range_text(), [p.flag, str(value)])
+                )
+    return cases
+
+
+@pytest.mark.parametrize(("key", "value", "allowed", "argv"), _bad_values())
+def test_every_setting_with_a_value_the_command_line_refuses_is_refused(
+    tmp_path, key, value, allowed, argv
+):
+    """Case 9 (issue 21): "mode": "nope" opened without a word. Every setting and every
+    declared parameter, given a value out of its range, is refused by `load_session` with
+    one line that names the key and the allowed values; the command line refuses the same
+    value (one declaration of the ranges serves both)."""
+    from simulator.cli.parser import build_parser
+
+    document = _valid()
+    algorithm, _, name = key.rpartition(".")
+    if algorithm:
+        document["settings"]["algorithm"] = algorithm
+        document["settings"]["parameters"] = {name: value}
+    else:
+        document["settings"][name] = value
+    path = tmp_path / "bad.lab.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(DataFileError) as info:
+        load_session(path)
+    text = str(info.value)
+    assert "\n" not in text and text.startswith("bad.lab.json: settings")
+    assert name in text or name.replace("_", " ") in text, text  # settings.mode, initial weights
+    assert allowed in text, text
+    if argv is not None:
+        with pytest.raises(SystemExit) as refused:
+            build_parser().parse_args(argv)
+        assert refused.value.code == 2

@@ -321,7 +321,7 @@ def test_opening_runs_on_a_worker_and_cancel_keeps_the_points(qtbot, tmp_path, w
 
     gate = threading.Event()
 
-    def slow_load(path):
+    def slow_load(path, cancelled=None):
         assert threading.current_thread() is not threading.main_thread()
         gate.wait(30)
         return load_preset("and")
@@ -351,7 +351,7 @@ def test_a_slow_open_finishes_with_the_new_points(qtbot, tmp_path, window, monke
     gate = threading.Event()
     real = documents.load_dataset
 
-    def slow_load(path):
+    def slow_load(path, cancelled=None):
         gate.wait(30)
         return real(path)
 
@@ -381,7 +381,7 @@ def test_input_during_a_slow_open_does_nothing(qtbot, tmp_path, window, monkeypa
     real = documents.load_dataset
     loads, asked = [], []
 
-    def slow_load(path):
+    def slow_load(path, cancelled=None):
         loads.append(path)
         gate.wait(30)
         return real(path)

@@ -234,3 +234,41 @@ def test_the_command_line_reads_a_session_and_checks_it(tmp_path, capsys):
             parse(argv)
         err = capsys.readouterr().err
         assert exited.value.code == 2 and reason in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [
+        (
+            {"parameters": {"mode": "nope"}},
+            "settings.mode: unknown mode 'nope'; use online or batch",
+        ),
+        ({"order": "sorted"}, "unknown order 'sorted'; choose one of cyclic, random"),
+        ({"seed": -1}, "settings.seed must be a whole number 0 … 2147483647"),
+    ],
+)
+def test_file_open_of_a_session_with_a_bad_setting_says_so_once_and_keeps_the_points(
+    tmp_path, window, dialogs, monkeypatch, setting, words
+):
+    """Case 9 (issue 21): a session with "mode": "nope" opened without a word, and every
+    later switch to Adaline was refused. File → Open refuses it with one dialog naming the
+    setting and its allowed values; the points and the run stay."""
+    import json
+
+    from simulator.engine.session import session_to_json
+
+    document = json.loads(session_to_json(load_preset("and"), Settings("adaline"), 3))
+    document["settings"].update(setting)
+    path = tmp_path / "bad.lab.json"
+    path.write_text(json.dumps(document))
+    window.controller.set_dataset(load_preset("or"))
+    window.controller.step()
+    before, settings = window.controller.dataset, window.controller.settings
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.open_action.trigger()
+    told = [d for d in dialogs.shown if d[1] != "Unsaved points"]  # Discard is answered
+    assert [d[:2] for d in told] == [("critical", "Cannot open the session")]
+    text = told[0][2]
+    assert "\n" not in text and text.startswith("bad.lab.json") and words in text
+    assert window.controller.dataset is before and window.controller.settings == settings
+    assert window.controller.simulation.trials == 1

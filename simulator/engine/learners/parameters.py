@@ -87,10 +87,10 @@ class Parameter:
             and (high is None or number <= high)
             and (not self.integer or number == int(number))
         ):
-            raise ValueError(
-                f"the {self.title} {self.symbol} must be a finite number with "
-                f"{self.range_text()}; got {value!r:.40}"
+            allowed = (
+                self.range_text() if self.integer else f"a finite number with {self.range_text()}"
             )
+            raise ValueError(f"the {self.title} {self.symbol} must be {allowed}; got {value!r:.40}")
         return int(number) if self.integer else number
 
 
