@@ -13,6 +13,7 @@ from simulator.engine import (
     Dataset,
     Settings,
     chunks,
+    csv_table,
     load_dataset,
     load_preset,
     readers,
@@ -25,7 +26,7 @@ from simulator.engine.session import load_session, session_to_json
 @pytest.fixture
 def tiny_pieces(monkeypatch):
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 64)
-    monkeypatch.setattr(readers, "CHUNK_BYTES", 64)
+    monkeypatch.setattr(csv_table, "CHUNK_BYTES", 64)
 
 
 def _points(n=500, seed=0):
@@ -65,8 +66,8 @@ def test_cancel_stops_the_read_between_pieces(tmp_path, tiny_pieces, monkeypatch
     path = tmp_path / "points.csv"
     path.write_text(_points().to_csv())
     parsed = []
-    fast_table = readers._fast_table
-    monkeypatch.setattr(readers, "_fast_table", lambda *a: parsed.append(1) or fast_table(*a))
+    fast_table = csv_table._fast_table
+    monkeypatch.setattr(csv_table, "_fast_table", lambda *a: parsed.append(1) or fast_table(*a))
     asked = []
 
     def cancelled():  # asked once a piece: the first pass, then a few pieces, then Cancel
@@ -82,7 +83,7 @@ def test_cancel_stops_the_read_between_pieces(tmp_path, tiny_pieces, monkeypatch
 def test_cancel_during_the_first_pass_stops_before_any_parsing(tmp_path, tiny_pieces, monkeypatch):
     path = tmp_path / "points.csv"
     path.write_text(_points().to_csv())
-    monkeypatch.setattr(readers, "_fast_table", lambda *a: pytest.fail("parsed"))
+    monkeypatch.setattr(csv_table, "_fast_table", lambda *a: pytest.fail("parsed"))
     with pytest.raises(Cancelled):
         load_dataset(path, lambda: True)
 
@@ -93,7 +94,7 @@ def test_a_file_that_cannot_fit_in_memory_is_refused_before_its_body_is_parsed(
     path = tmp_path / "points.csv"
     path.write_text(_points(n=20_000).to_csv())
     monkeypatch.setattr(chunks, "available_memory", lambda: 100_000)
-    monkeypatch.setattr(readers, "_fast_table", lambda *a: pytest.fail("parsed"))
+    monkeypatch.setattr(csv_table, "_fast_table", lambda *a: pytest.fail("parsed"))
     with pytest.raises(DataFileError) as info:
         load_dataset(path)
     text = str(info.value)
