@@ -525,28 +525,44 @@ class Runner(Judge):
         exact state as well: every verdict is the exact one, so an exact state that repeats
         is a run that repeats, though its floats drift (such a cycle stops a run, and is not
         jumped over: the floats of a jump would not be those of the steps)."""
-        exact = self._exact_cycle_state(live, segment)
-        if live.state.repeats(live.tortoise) or (
-            exact is not None and exact == live.tortoise_exact
-        ):
+        exact = self._exact_cycle_applies(live, segment)
+        if live.state.repeats(live.tortoise) or (exact and self._exact_repeat(live, segment)):
             if record and segment.cycle_found_at is None and segment.converged_at is None:
                 segment.cycle_found_at, segment.cycle_period = live.trials, live.lam
                 segment.cycle_exact_only = not live.state.repeats(live.tortoise)
         elif live.power == live.lam:
             live.tortoise, live.power, live.lam = live.state, 2 * live.power, 0
             live.tortoise_updates = live.updates
-            live.tortoise_exact = exact
+            # What its exact state is made of, summed only if a later state comes close.
+            counts = live.counts
+            live.tortoise_exact = (segment, None if counts is None else counts.copy())
+            live.tortoise_exact = live.tortoise_exact if exact else None
         live.lam += 1
 
-    def _exact_cycle_state(self, live: Live, segment: Segment) -> Any:
-        """The exact state to compare, where floats with errors cannot (a plain learner on
-        at most 10,000 rows, whose exact state is cheap enough each epoch); else None."""
+    @staticmethod
+    def _exact_cycle_applies(live: Live, segment: Segment) -> bool:
+        """Whether states must also be compared exactly, where floats with errors cannot (a
+        plain learner on at most 10,000 rows, whose exact state is cheap enough)."""
         state = live.state
-        if (
+        return not (
             not state.error.size
             or not np.any(state.error)
             or type(state).repeating != ("w",)
             or segment.n > 10_000
-        ):
-            return None
-        return self.exact_sum(live)
+        )
+
+    def _exact_repeat(self, live: Live, segment: Segment) -> bool:
+        """Whether the exact state now equals the tortoise's. Summed only when the floats
+        are within their error bounds of the tortoise's: further apart, the exact states
+        differ (each float lies within its bound of its exact weight), so most epochs
+        cost a comparison of floats, not a sum of every update in exact decimals."""
+        kept, state, then = live.tortoise_exact, live.state, live.tortoise
+        if kept is None or kept[1] is None or state.error.shape != state.w.shape:
+            return False
+        if then.error.shape == then.w.shape:
+            room = 2.0 * (state.error + then.error) + 1e-300
+            if np.any(np.abs(state.w - then.w) > room):
+                return False
+        base = self.segment_base(kept[0])
+        earlier = None if base is None else self.accumulate(base, kept[0], kept[1])
+        return earlier is not None and earlier == self.exact_sum(live)
