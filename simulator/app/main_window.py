@@ -48,6 +48,12 @@ __all__ = ["GLIDE_MS", "MainWindow"]
 
 GLIDE_MS = 300.0  # the boundary and w glide this long to a new w (0: they jump)
 GLIDE_SPEED = 10.0  # trials a second: faster runs jump
+# Presentation mode with the charts open: the plot (or the high-dimensional view's charts)
+# keeps at least this height, and the charts at least CHARTS_MIN_PX; where the column is too
+# short for both and the trial's explanation, the explanation gives way (the ledger tab
+# shows each trial's arithmetic).
+PLOT_MIN_PX = 240
+CHARTS_MIN_PX = 200
 
 
 def _lines_within(parts: list[str], width: int, metrics: QFontMetrics) -> list[str]:
@@ -248,6 +254,7 @@ class MainWindow(DocumentWindow):
     def _connect(self) -> None:
         c, plot, controls = self.controller, self.plot, self.controls
         c.frame_changed.connect(self._on_frame)
+        self.time.area_action.toggled.connect(lambda *_: self._fit_stage())
         c.settings_changed.connect(controls.sync)
         c.running_changed.connect(controls.set_running)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
@@ -356,6 +363,30 @@ class MainWindow(DocumentWindow):
         super().resizeEvent(event)
         if self.settings_strip.isVisible():
             self._show_settings_strip(self.controller.frame)
+        self._fit_stage()
+
+    def _fit_stage(self) -> None:
+        """In presentation mode: the plot never squeezed below `PLOT_MIN_PX`; with the
+        charts open on a short screen, the trial's explanation gives way to them."""
+        on = self.presentation_action.isChecked()
+        minimum = PLOT_MIN_PX if on else 0
+        self.plot.setMinimumHeight(minimum)
+        explanations = [self.explanation]
+        if self._high_dim is not None:
+            self._high_dim.charts.setMinimumHeight(minimum)
+            explanations.append(self._high_dim.explanation)
+        short = False
+        if on and self.time.tabs.isVisibleTo(self):
+            column = sum(self.time.splitter.sizes())
+            timeline = self.time.timeline.sizeHint().height()
+            explanation = max(
+                max(e.minimumHeight(), 3 * e.fontMetrics().lineSpacing() + 14) for e in explanations
+            )
+            short = column < PLOT_MIN_PX + CHARTS_MIN_PX + timeline + explanation
+        for label in explanations:
+            if label.isVisibleTo(self) == short:
+                label.setVisible(not short)
+        self.time.share_area()
 
     @property
     def high_dim(self) -> HighDimView:
@@ -364,6 +395,7 @@ class MainWindow(DocumentWindow):
             self._high_dim = HighDimView(self)
             self._high_dim.set_presentation(self.presentation_action.isChecked())
             self.views.addWidget(self._high_dim)
+            self._fit_stage()
         return self._high_dim
 
     def _show_view(self, plane: bool) -> None:
@@ -474,6 +506,7 @@ class MainWindow(DocumentWindow):
             self.band.show_frame(self.controller.frame)
         if self._high_dim is not None:
             self._high_dim.set_presentation(on)
+        self._fit_stage()
         from simulator.app.lab_window import LabWindow
 
         lab = self.findChild(LabWindow, "labWindow")

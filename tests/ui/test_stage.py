@@ -418,3 +418,61 @@ def test_no_value_of_the_band_or_the_strip_is_elided_at_1024_by_768(qtbot, windo
         tip = window.band.values["weights"].toolTip()  # every entry, at least there
         assert tip.count(",") + tip.count("|") + 1 == len(frame.snapshot.weights)
     assert "\n" not in window.settings_strip.text() or name.endswith("disjunction")
+
+
+def _labels_apart(axis) -> bool:
+    """The axis' tick labels, as it draws them: none touches another, none past its ends."""
+    from PySide6.QtGui import QPainter, QPicture
+
+    picture = QPicture()
+    painter = QPainter(picture)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    if specs is None:
+        return True
+    rects = [rect for rect, _, _ in specs[2]]
+    vertical = axis.orientation in ("left", "right")
+    length = axis.size().height() if vertical else axis.size().width()
+    for k, rect in enumerate(rects):
+        low, high = (rect.top(), rect.bottom()) if vertical else (rect.left(), rect.right())
+        if low < -1 or high > length + 1:
+            return False
+        if any(rect.intersects(other) for other in rects[k + 1 :]):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["cmu", "disjunction", "blobs3", "iris3"])
+def test_with_the_charts_open_at_1024_the_plot_and_the_charts_both_keep_room(qtbot, window, name):
+    from simulator.app.main_window import CHARTS_MIN_PX, PLOT_MIN_PX
+
+    window.presentation_action.setChecked(True)
+    _at(qtbot, window, (1024, 768))
+    window.load_preset(name)
+    for _ in range(8):
+        window.controller.step()
+    window.time.area_action.setChecked(True)
+    _at(qtbot, window, (1024, 768))
+    view = window.views.currentWidget()
+    data = window.plot if view.isAncestorOf(window.plot) else window.high_dim.charts
+    assert data.height() >= PLOT_MIN_PX
+    assert window.time.tabs.height() >= CHARTS_MIN_PX
+    for button in (window.controls.step_button, window.controls.run_button):
+        assert _on_screen(window, button), button.objectName()
+    charts = [*window.time.charts]
+    if view is not window.views.widget(0):
+        charts += [window.high_dim.bars, window.high_dim.mistakes_chart]
+    for index in range(3):
+        window.time.tabs.setCurrentIndex(index)
+        _at(qtbot, window, (1024, 768))
+        for chart in charts:
+            if not chart.isVisible():
+                continue
+            item = chart.getPlotItem()
+            for side in ("left", "bottom"):
+                assert _labels_apart(item.getAxis(side)), (chart.objectName(), side)
+    window.time.area_action.setChecked(False)
+    _at(qtbot, window, (1024, 768))
+    assert window.explanation.isVisible() or view is not window.views.widget(0)
