@@ -473,6 +473,9 @@ def test_with_the_charts_open_at_1024_the_plot_and_the_charts_both_keep_room(qtb
             item = chart.getPlotItem()
             for side in ("left", "bottom"):
                 assert _labels_apart(item.getAxis(side)), (chart.objectName(), side)
+    note = window.time.proof_chart.note  # "Winnow makes no such promise": whole, or not drawn
+    box = window.time.proof_chart.view_box.boundingRect()
+    assert not note.isVisible() or note.boundingRect().height() <= box.height()
     window.time.area_action.setChecked(False)
     _at(qtbot, window, (1024, 768))
     assert window.explanation.isVisible() or view is not window.views.widget(0)
