@@ -9,7 +9,7 @@ keeps the points and the window (see `safety`).
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QResizeEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -32,7 +32,7 @@ from simulator.app.preset_bar import build_preset_bar
 from simulator.app.view_menu import fit_side_panel, shortcuts_html
 from simulator.engine import Dataset, Settings, Simulation
 from simulator.engine.lessons import Lesson, StepState
-from simulator.presentation.frame import Frame, settings_line
+from simulator.presentation.frame import Frame, settings_line, settings_parts
 from simulator.ui.class_points import class_label
 from simulator.ui.controller import SimulationController
 from simulator.ui.highdim_view import HighDimView
@@ -48,6 +48,24 @@ __all__ = ["GLIDE_MS", "MainWindow"]
 
 GLIDE_MS = 300.0  # the boundary and w glide this long to a new w (0: they jump)
 GLIDE_SPEED = 10.0  # trials a second: faster runs jump
+# Presentation mode with the charts open: the plot (or the high-dimensional view's charts)
+# keeps at least this height, and the charts at least CHARTS_MIN_PX; where the column is too
+# short for both and the trial's explanation, the explanation gives way (the ledger tab
+# shows each trial's arithmetic).
+PLOT_MIN_PX = 240
+CHARTS_MIN_PX = 200
+
+
+def _lines_within(parts: list[str], width: int, metrics: QFontMetrics) -> list[str]:
+    """`parts` joined by " · " into lines no wider than `width` where each part allows."""
+    lines: list[str] = []
+    for part in parts:
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and metrics.horizontalAdvance(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
 
 
 class MainWindow(DocumentWindow):
@@ -179,8 +197,10 @@ class MainWindow(DocumentWindow):
         buttons and the speed in a row below."""
         self.settings_strip = QLabel(objectName="settingsStrip")
         self.settings_strip.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-        # As wide as the window makes it, never wider (the text is elided to fit).
-        self.settings_strip.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # As wide as the window makes it, never wider (the text is broken into lines to fit,
+        # and a setting longer than the line wraps at its words).
+        self.settings_strip.setWordWrap(True)
+        self.settings_strip.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.band = NumbersBand()
         self.run_row = QWidget(objectName="runRow")
         self._run_row_layout = QHBoxLayout(self.run_row)
@@ -234,6 +254,7 @@ class MainWindow(DocumentWindow):
     def _connect(self) -> None:
         c, plot, controls = self.controller, self.plot, self.controls
         c.frame_changed.connect(self._on_frame)
+        self.time.area_action.toggled.connect(lambda *_: self._fit_stage())
         c.settings_changed.connect(controls.sync)
         c.running_changed.connect(controls.set_running)
         c.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
@@ -323,19 +344,49 @@ class MainWindow(DocumentWindow):
         self.run_row.setVisible(on and not (hasattr(self, "lessons") and self.lessons.active))
 
     def _show_settings_strip(self, frame: Frame) -> None:
-        """The run's settings in one line (elided to the panel's width, whole in its
-        tooltip): in presentation mode the learner box is hidden, the class still sees them."""
-        line = settings_line(frame)
+        """The run's settings, whole: in presentation mode the learner box is hidden, the
+        class still sees them. One line where it fits; else without the words that only
+        explain; else broken between settings onto as many lines as it takes."""
         strip = self.settings_strip
-        width = max(40, strip.width() - 8)
-        strip.setText(strip.fontMetrics().elidedText(line, Qt.TextElideMode.ElideRight, width))
-        strip.setToolTip(line)
-        self._strip_line = line
+        metrics = strip.fontMetrics()
+        margins = strip.contentsMargins()
+        width = max(40, strip.width() - margins.left() - margins.right() - 2 * strip.margin())
+        lines = [settings_line(frame)]
+        if metrics.horizontalAdvance(lines[0]) > width:
+            lines = _lines_within(settings_parts(frame, short=True), width, metrics)
+        text = "\n".join(lines)
+        if text != strip.text():
+            strip.setText(text)
+        strip.setToolTip(settings_line(frame))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if self.settings_strip.isVisible():
             self._show_settings_strip(self.controller.frame)
+        self._fit_stage()
+
+    def _fit_stage(self) -> None:
+        """In presentation mode: the plot never squeezed below `PLOT_MIN_PX`; with the
+        charts open on a short screen, the trial's explanation gives way to them."""
+        on = self.presentation_action.isChecked()
+        minimum = PLOT_MIN_PX if on else 0
+        self.plot.setMinimumHeight(minimum)
+        explanations = [self.explanation]
+        if self._high_dim is not None:
+            self._high_dim.charts.setMinimumHeight(minimum)
+            explanations.append(self._high_dim.explanation)
+        short = False
+        if on and self.time.tabs.isVisibleTo(self):
+            column = sum(self.time.splitter.sizes())
+            timeline = self.time.timeline.sizeHint().height()
+            explanation = max(
+                max(e.minimumHeight(), 3 * e.fontMetrics().lineSpacing() + 14) for e in explanations
+            )
+            short = column < PLOT_MIN_PX + CHARTS_MIN_PX + timeline + explanation
+        for label in explanations:
+            if label.isVisibleTo(self) == short:
+                label.setVisible(not short)
+        self.time.share_area()
 
     @property
     def high_dim(self) -> HighDimView:
@@ -344,6 +395,7 @@ class MainWindow(DocumentWindow):
             self._high_dim = HighDimView(self)
             self._high_dim.set_presentation(self.presentation_action.isChecked())
             self.views.addWidget(self._high_dim)
+            self._fit_stage()
         return self._high_dim
 
     def _show_view(self, plane: bool) -> None:
@@ -454,6 +506,7 @@ class MainWindow(DocumentWindow):
             self.band.show_frame(self.controller.frame)
         if self._high_dim is not None:
             self._high_dim.set_presentation(on)
+        self._fit_stage()
         from simulator.app.lab_window import LabWindow
 
         lab = self.findChild(LabWindow, "labWindow")

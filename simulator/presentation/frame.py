@@ -46,6 +46,7 @@ __all__ = [
     "format_number",
     "format_vector",
     "settings_line",
+    "settings_parts",
     "status_text",
 ]
 
@@ -256,19 +257,28 @@ def settings_line(frame: Frame, learner: bool = True) -> str:
     """The run's settings on one line, as the presentation strip and the status say them:
     the learner with its parameters as used (`learner`: named first), bias, feature map,
     preprocessing, order and what a tie means."""
+    return " · ".join(settings_parts(frame, learner))
+
+
+def settings_parts(frame: Frame, learner: bool = True, short: bool = False) -> list[str]:
+    """The parts of `settings_line`; `short`: without the words that only explain (no bias
+    says "no bias", not "(lines through the origin)"), for a line that must fit a width."""
     settings, rule = frame.settings, frame.learner
     parts = []
     if learner or rule.describe():
         described = f"{rule.title} ({rule.describe()})" if rule.describe() else rule.title
         parts.append(described if learner else rule.describe())
-    parts.append("bias" if settings.bias else "no bias (lines through the origin)")
+    if settings.bias:
+        parts.append("bias")
+    else:
+        parts.append("no bias" if short else "no bias (lines through the origin)")
     if settings.features != "linear":
         parts.append(f"{settings.features} features")
     if settings.preprocessing != "none":
         parts.append(settings.preprocessing)
     parts.append(f"{settings.order} order")
     parts.append(_TIE_SHORT[settings.tie or rule.tie])
-    return " · ".join(parts)
+    return parts
 
 
 def explain_trial(frame: Frame) -> str:

@@ -220,9 +220,12 @@ class Chart(pg.PlotWidget):
             self._place_note()
 
     def _place_note(self) -> None:
+        """In the middle; not drawn where the chart is too short for it (the caption
+        beside the chart says why it is empty too), rather than cut at the chart's edges."""
         rect = self.view_box.boundingRect()
         self.note.setTextWidth(max(80.0, rect.width() * 0.9))
         self.note.setPos(rect.center())
+        self.note.setVisible(self.note.boundingRect().height() <= rect.height())
 
     def set_presentation(self, on: bool) -> None:
         """Tick labels and axis names in lecture-hall sizes (style.PRESENTATION_*)."""
@@ -243,6 +246,7 @@ class Chart(pg.PlotWidget):
             if isinstance(line, pg.InfiniteLine) and line.label is not None:
                 line.label.setFont(font)
         self.note.setFont(font)
+        self._place_note()
 
     def set_labels(self, bottom: str, left: str) -> None:
         """The axes' names, in the chart's label size."""

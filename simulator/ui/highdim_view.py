@@ -120,7 +120,8 @@ class HighDimView(QWidget):
         self._frame: Frame | None = None
         self.set_presentation(False)
 
-        charts = QSplitter(Qt.Orientation.Vertical)
+        charts = QSplitter(Qt.Orientation.Vertical, objectName="highDimCharts")
+        self.charts = charts  # the window keeps them a minimum height (`MainWindow._fit_stage`)
         charts.addWidget(self.bars)
         charts.addWidget(self.mistakes_chart)
         charts.setStretchFactor(0, 3)

@@ -57,6 +57,38 @@ class NumberAxis(pg.AxisItem):
         font = self.style["tickFont"]
         return QFontMetricsF(font if font is not None else QFont())
 
+    def generateDrawSpecs(self, p: QPainter) -> Any:
+        """pyqtgraph's ticks, with labels thinned to the axis' length: a label that would
+        touch one already placed (the larger ticks first) or stick out past the axis' ends
+        is left out, so a short chart shows fewer labels, never overlapping ones."""
+        specs = super().generateDrawSpecs(p)
+        if specs is None:
+            return specs
+        axis, ticks, texts = specs
+        vertical = self.orientation in ("left", "right")
+        length = self.size().height() if vertical else self.size().width()
+        gap = 2.0 if vertical else 6.0
+        kept: list[QRectF] = []
+        shown = []
+        for rect, flags, text in texts:
+            low, high = (rect.top(), rect.bottom()) if vertical else (rect.left(), rect.right())
+            if low < -1 or high > length + 1:
+                continue
+            room = rect.adjusted(0, -gap, 0, gap) if vertical else rect.adjusted(-gap, 0, gap, 0)
+            if any(room.intersects(other) for other in kept):
+                continue
+            kept.append(rect)
+            shown.append((rect, flags, text))
+        return axis, ticks, shown
+
+    def resizeEvent(self, ev: Any = None) -> None:
+        """An axis name longer than a vertical axis is not drawn (rather than cut off); it
+        keeps its room, so the plot does not move as the chart grows or shrinks."""
+        super().resizeEvent(ev)
+        if self.label is not None and self.orientation in ("left", "right"):
+            fits = self.label.boundingRect().width() <= self.size().height() + 1
+            self.label.setOpacity(1.0 if fits else 0.0)
+
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         if self.logMode:
             texts = [format_tick(10.0**v, 10.0 ** (v - 1)) for v in values]

@@ -5,14 +5,16 @@ glance.
 `NumbersBand` paints a `Frame` (as the side panel does, with the same formatter and the
 learner's own names for its theory): a row of cells, each a small name over a large value,
 then the status on a line of its own. Every cell keeps the room of the longest text it has
-shown in this run, so values that change never move the others.
+shown in this run, so values that change never move the others. w takes what is left of
+the row: every entry where they fit, else an honest summary ("64 weights, from 1 to 8"),
+every entry in its tooltip; Qt never elides a value.
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
 from simulator.presentation.format import bound_formula, format_bound, format_number
@@ -34,6 +36,74 @@ def _rows_text(weights: tuple[float, ...], rows: int) -> str:
     return " | ".join(format_vector(weights[k * width : (k + 1) * width]) for k in range(rows))
 
 
+def weights_texts(weights: tuple[float, ...], rows: int) -> tuple[str, ...]:
+    """What the band may show for w, longest first: every entry; then, for a vector too
+    long for a projector's line, an honest summary (how many, the least and the largest,
+    the non-zero count where some are zero); then the count alone. Never a cut vector."""
+    texts = [_rows_text(weights, rows)]
+    if not weights:
+        return tuple(texts)
+    finite = [v for v in weights if math.isfinite(v)]
+    cols = len(weights) // max(rows, 1)
+    count = f"{rows} × {cols} weights" if rows > 1 and cols else f"{len(weights)} weights"
+    if finite:
+        low, high = format_number(min(finite)), format_number(max(finite))
+        spread = f"all {low}" if low == high else f"from {low} to {high}"
+        zeros = sum(v == 0 for v in weights)
+        nonzero = f", {len(weights) - zeros} non-zero" if 0 < zeros < len(weights) else ""
+        texts.append(f"{count}{nonzero}, {spread}")
+    texts.append(count)
+    return tuple(texts)
+
+
+class ChoiceLabel(QLabel):
+    """A label that shows the longest of its texts that fits its width, chosen afresh
+    whenever the width changes (so nothing is ever elided by Qt)."""
+
+    def __init__(self, objectName: str = "") -> None:
+        super().__init__(objectName=objectName)
+        self.texts: tuple[str, ...] = ()
+
+    def set_texts(self, texts: tuple[str, ...]) -> None:
+        if texts[-1:] != self.texts[-1:]:
+            self.texts = texts
+            self.updateGeometry()
+        self.texts = texts
+        self.setToolTip(texts[0] if texts else "")
+        self._choose()
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for the shortest text at least (the count of weights)."""
+        hint = super().minimumSizeHint()
+        if not self.texts:
+            return hint
+        m = self.contentsMargins()
+        need = self.fontMetrics().horizontalAdvance(self.texts[-1]) + m.left() + m.right() + 2
+        return QSize(need, hint.height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.minimumSizeHint().width(), super().sizeHint().height())
+
+    def _choose(self) -> None:
+        if not self.texts:
+            return
+        room = self.contentsRect().width()
+        metrics = self.fontMetrics()
+        fits = (t for t in self.texts if metrics.horizontalAdvance(t) <= room)
+        text = next(fits, self.texts[-1])
+        if text != self.text():
+            self.setText(text)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._choose()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._choose()
+
+
 class NumbersBand(QWidget):
     """γ*, R, the bound, k (of at most B), trial, epoch and w, then the status."""
 
@@ -48,13 +118,16 @@ class NumbersBand(QWidget):
         self.values: dict[str, QLabel] = {}
         for column, key in enumerate(_CELLS):
             name = QLabel(objectName=f"band_{key}Name")
-            value = QLabel(objectName=f"band_{key}Value")
+            value = (ChoiceLabel if key == "weights" else QLabel)(objectName=f"band_{key}Value")
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             grid.addWidget(name, 0, column)
             grid.addWidget(value, 1, column)
             self.names[key], self.values[key] = name, value
         grid.setColumnStretch(len(_CELLS) - 1, 1)  # w takes what is left
-        self.values["weights"].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # Its room is what the row leaves, at least its shortest text (see `ChoiceLabel`).
+        self.values["weights"].setSizePolicy(
+            QSizePolicy.Policy.MinimumExpanding, QSizePolicy.Policy.Fixed
+        )
         self.status = QLabel(objectName="band_status")
         self.status.setWordWrap(True)
         grid.addWidget(self.status, 2, 0, 1, len(_CELLS))
@@ -70,6 +143,7 @@ class NumbersBand(QWidget):
         self.status.setFont(label_font(True))
 
     def show_frame(self, frame: Frame) -> None:
+        """Paint `frame`'s numbers and status."""
         s, r = frame.snapshot, frame.report
         gamma, radius = frame.learner.symbols
         general = frame.bound_is_general
@@ -84,7 +158,7 @@ class NumbersBand(QWidget):
             "mistakes": ("mistakes k", self._mistakes_text(frame)),
             "trial": ("trial", str(s.trials)),
             "epoch": ("epoch", str(s.epoch)),
-            "weights": ("W" if s.rows > 1 else "w", _rows_text(s.weights, s.rows)),
+            "weights": ("W" if s.rows > 1 else "w", weights_texts(s.weights, s.rows)),
         }
         key = (frame.dataset, frame.settings)
         if key != self._room_key:  # a new run: cells start from their own size again
@@ -107,14 +181,14 @@ class NumbersBand(QWidget):
             return str(k)
         return f"{k} of ≤ {format_bound(bound, True)}"
 
-    def _set_value(self, cell: str, text: str) -> None:
-        """The value, elided to its cell for w (its tooltip whole); a cell never shrinks
-        within a run, so the cells right of it stay put."""
+    def _set_value(self, cell: str, text: str | tuple[str, ...]) -> None:
+        """The value; w as the longest of its texts that fits its cell (every entry in the
+        tooltip); a cell never shrinks within a run, so the cells right of it stay put."""
         label = self.values[cell]
-        if cell == "weights":
-            label.setToolTip(text)
-            width = max(40, label.width())
-            text = label.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, width)
+        if isinstance(text, tuple):
+            assert isinstance(label, ChoiceLabel)
+            label.set_texts(text)
+            return
         else:
             need = label.fontMetrics().horizontalAdvance(text) + 4
             room = max(need, self._room.get(cell, 0), self.names[cell].sizeHint().width())
@@ -122,9 +196,3 @@ class NumbersBand(QWidget):
                 self._room[cell] = room
                 label.setMinimumWidth(room)
         label.setText(text)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        tip = self.values["weights"].toolTip()
-        if tip:
-            self._set_value("weights", tip)

@@ -141,15 +141,22 @@ class TimeViews(QObject):
             self._share_area()
 
     def _share_area(self) -> None:
-        """The charts' part of the column: about a third (at least 240 px), a little less
-        in presentation mode (the band and the run row took their part already)."""
+        """The charts' part of the column: about a third (at least 240 px); in presentation
+        mode what the plot leaves above its minimum height (the window's `_fit_stage` sets
+        it), at least 28 % and at most half."""
         splitter = getattr(self, "splitter", None)
         if splitter is not None:
             total = sum(splitter.sizes())
             share = max(min(240, total // 2), round(0.32 * total))
             if self._presentation:
-                share = round(0.28 * total)
+                plot = splitter.widget(0).minimumSizeHint().height()
+                share = min(total // 2, max(round(0.28 * total), total - plot))
             splitter.setSizes([total - share, share])
+
+    def share_area(self) -> None:
+        """The charts' part again (the window's layout changed), if they show."""
+        if self.tabs.isVisible():
+            self._share_area()
 
     def set_page_visible(self, index: int, on: bool) -> None:
         """Show or hide one tab (and the area with it when it is the first or the last)."""

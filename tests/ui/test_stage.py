@@ -361,3 +361,121 @@ def test_the_side_panel_is_as_wide_after_presentation_as_before(qtbot, window, s
     window.presentation_action.setChecked(False)
     _at(qtbot, window, size)
     assert (side.width(), window.splitter.sizes()) == before
+
+
+def _whole(label) -> bool:
+    """The label shows its text whole: every line within its width (and, wrapped, every
+    line within its height); never an ellipsis Qt put there."""
+    from PySide6.QtCore import QRect, Qt
+
+    metrics = label.fontMetrics()
+    room = label.contentsRect()
+    if label.wordWrap():
+        lines = label.text().split("\n")
+        words = [w for line in lines for w in line.split()]
+        if any(metrics.horizontalAdvance(w) > room.width() for w in words):
+            return False
+        flags = int(Qt.TextFlag.TextWordWrap)
+        need = metrics.boundingRect(QRect(0, 0, room.width(), 10**6), flags, label.text())
+        return need.height() <= room.height()
+    return metrics.horizontalAdvance(label.text()) <= room.width() and not label.text().endswith(
+        "…"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_no_value_of_the_band_or_the_strip_is_elided_at_1024_by_768(qtbot, window, name):
+    from dataclasses import replace
+
+    from PySide6.QtWidgets import QLabel
+
+    window.presentation_action.setChecked(True)
+    _at(qtbot, window, (1024, 768))
+    window.load_preset(name)
+    for _ in range(8):
+        window.controller.step()
+    _at(qtbot, window, (1024, 768))
+    frame = window.controller.frame
+    n = len(frame.snapshot.weights)
+    diverged = replace(  # a long run that diverged: w's entries at their longest
+        frame.snapshot,
+        trials=1_234_567,
+        mistakes=12_345,
+        epoch=12_345,
+        weights=tuple(-1.23457e148 * (-1) ** k for k in range(n)),
+    )
+    frames = [frame, replace(frame, snapshot=diverged)]
+    for frame in frames:
+        window.band.show_frame(frame)
+        _at(qtbot, window, (1024, 768))
+        labels = [window.settings_strip, *window.band.findChildren(QLabel)]
+        for label in labels:
+            assert label.isVisible() or (label is window.band.status and not label.text())
+            if label.isVisible():
+                assert _whole(label), (label.objectName(), label.text(), label.width())
+        assert window.band.rect().contains(window.band.values["weights"].geometry())
+        assert _on_screen(window, window.band.values["weights"])
+        tip = window.band.values["weights"].toolTip()  # every entry, at least there
+        assert tip.count(",") + tip.count("|") + 1 == len(frame.snapshot.weights)
+    assert "\n" not in window.settings_strip.text() or name.endswith("disjunction")
+
+
+def _labels_apart(axis) -> bool:
+    """The axis' tick labels, as it draws them: none touches another, none past its ends."""
+    from PySide6.QtGui import QPainter, QPicture
+
+    picture = QPicture()
+    painter = QPainter(picture)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    if specs is None:
+        return True
+    rects = [rect for rect, _, _ in specs[2]]
+    vertical = axis.orientation in ("left", "right")
+    length = axis.size().height() if vertical else axis.size().width()
+    for k, rect in enumerate(rects):
+        low, high = (rect.top(), rect.bottom()) if vertical else (rect.left(), rect.right())
+        if low < -1 or high > length + 1:
+            return False
+        if any(rect.intersects(other) for other in rects[k + 1 :]):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["cmu", "disjunction", "blobs3", "iris3"])
+def test_with_the_charts_open_at_1024_the_plot_and_the_charts_both_keep_room(qtbot, window, name):
+    from simulator.app.main_window import CHARTS_MIN_PX, PLOT_MIN_PX
+
+    window.presentation_action.setChecked(True)
+    _at(qtbot, window, (1024, 768))
+    window.load_preset(name)
+    for _ in range(8):
+        window.controller.step()
+    window.time.area_action.setChecked(True)
+    _at(qtbot, window, (1024, 768))
+    view = window.views.currentWidget()
+    data = window.plot if view.isAncestorOf(window.plot) else window.high_dim.charts
+    assert data.height() >= PLOT_MIN_PX
+    assert window.time.tabs.height() >= CHARTS_MIN_PX
+    for button in (window.controls.step_button, window.controls.run_button):
+        assert _on_screen(window, button), button.objectName()
+    charts = [*window.time.charts]
+    if view is not window.views.widget(0):
+        charts += [window.high_dim.bars, window.high_dim.mistakes_chart]
+    for index in range(3):
+        window.time.tabs.setCurrentIndex(index)
+        _at(qtbot, window, (1024, 768))
+        for chart in charts:
+            if not chart.isVisible():
+                continue
+            item = chart.getPlotItem()
+            for side in ("left", "bottom"):
+                assert _labels_apart(item.getAxis(side)), (chart.objectName(), side)
+    note = window.time.proof_chart.note  # "Winnow makes no such promise": whole, or not drawn
+    box = window.time.proof_chart.view_box.boundingRect()
+    assert not note.isVisible() or note.boundingRect().height() <= box.height()
+    window.time.area_action.setChecked(False)
+    _at(qtbot, window, (1024, 768))
+    assert window.explanation.isVisible() or view is not window.views.widget(0)
