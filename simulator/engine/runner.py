@@ -534,9 +534,7 @@ class Runner(Judge):
             live.tortoise, live.power, live.lam = live.state, 2 * live.power, 0
             live.tortoise_updates = live.updates
             # What its exact state is made of, summed only if a later state comes close.
-            counts = live.counts
-            live.tortoise_exact = (segment, None if counts is None else counts.copy())
-            live.tortoise_exact = live.tortoise_exact if exact else None
+            live.tortoise_exact = self._exact_parts(live, segment) if exact else None
         live.lam += 1
 
     @staticmethod
@@ -546,23 +544,33 @@ class Runner(Judge):
         state = live.state
         return not (
             not state.error.size
-            or not np.any(state.error)
             or type(state).repeating != ("w",)
             or segment.n > 10_000
+            or not state.error.any()
         )
+
+    @staticmethod
+    def _exact_parts(live: Live, segment: Segment) -> tuple[Any, ...] | None:
+        """What the tortoise's exact state is made of (its segment and update counts),
+        and its floats with their error bounds as lists for a quick comparison."""
+        state, counts = live.state, live.counts
+        if counts is None or state.error.shape != state.w.shape:
+            return None
+        return segment, counts.copy(), state.w.ravel().tolist(), state.error.ravel().tolist()
 
     def _exact_repeat(self, live: Live, segment: Segment) -> bool:
         """Whether the exact state now equals the tortoise's. Summed only when the floats
         are within their error bounds of the tortoise's: further apart, the exact states
         differ (each float lies within its bound of its exact weight), so most epochs
-        cost a comparison of floats, not a sum of every update in exact decimals."""
-        kept, state, then = live.tortoise_exact, live.state, live.tortoise
-        if kept is None or kept[1] is None or state.error.shape != state.w.shape:
+        cost a comparison of a few floats, not a sum of every update in exact decimals."""
+        kept, state = live.tortoise_exact, live.state
+        if kept is None or state.error.shape != state.w.shape:
             return False
-        if then.error.shape == then.w.shape:
-            room = 2.0 * (state.error + then.error) + 1e-300
-            if np.any(np.abs(state.w - then.w) > room):
+        then_segment, counts, then_w, then_error = kept
+        w, error = state.w.ravel().tolist(), state.error.ravel().tolist()
+        for a, b, ea, eb in zip(w, then_w, error, then_error, strict=True):
+            if abs(a - b) > 2.0 * (ea + eb) + 1e-300:  # further apart than errors allow
                 return False
-        base = self.segment_base(kept[0])
-        earlier = None if base is None else self.accumulate(base, kept[0], kept[1])
+        base = self.segment_base(then_segment)
+        earlier = None if base is None else self.accumulate(base, then_segment, counts)
         return earlier is not None and earlier == self.exact_sum(live)

@@ -211,3 +211,35 @@ def test_given_initial_weights_in_decimals_are_exact_too():
     ds = Dataset([[1.0, 1.0]], [1])
     trial = Simulation(ds, initial_weights=[0.1, 0.2, -0.3], tie="negative").step()
     assert trial.score == 0.0 and trial.prediction == -1 and trial.mistake
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ([["0.1", "0.2"], ["0.7", "0.3"], ["0.3", "0.9"], ["0.6", "0.6"]], [1, -1, -1, 1]),
+        ([["0.1", "0.7"], ["0.2", "0.3"], ["0.3", "0.1"], ["0.9", "0.3"], ["0.5", "0.5"]],
+         [1, -1, 1, -1, 1]),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("rate", ["1", "0.1"])
+def test_a_cycle_only_exact_arithmetic_sees_is_found_and_is_a_cycle(text, labels, rate):
+    """Decimal data that no line separates: in rationals the epoch-start weights repeat,
+    while the floats drift by their rounding. The run must stop at the cycle, and the
+    cycle must be one in exact arithmetic: the oracle's weights at its end equal those one
+    period of epochs before."""
+    ds = Dataset([[float(v) for v in row] for row in text], labels)
+    sim = Simulation(ds, learning_rate=float(rate))
+    sim.run(10**6)
+    found, period = sim.cycle_found_at, sim.cycle_period
+    assert found is not None and period is not None and not sim.converged
+    n = len(labels)
+    assert found % n == 0  # an epoch start
+    _, now = perceptron_oracle(text, labels, Fraction(rate), "mistake", True, [
+        t % n for t in range(found)
+    ])  # fmt: skip
+    _, before = perceptron_oracle(text, labels, Fraction(rate), "mistake", True, [
+        t % n for t in range(found - period * n)
+    ])  # fmt: skip
+    assert now == before
+    floats = [sim.trial(t).weights_after for t in (found, found - period * n)]
+    assert floats[0] != floats[1]  # the floats alone would not have seen it
