@@ -25,6 +25,7 @@ class _FirstPaint(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.at: float | None = None
+        self.started = time.time()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if self.at is None and event.type() == QEvent.Type.Paint:
@@ -114,7 +115,7 @@ def run_app(
     if screenshot is not None:
         QTimer.singleShot(
             int(screenshot_delay * 1000),
-            lambda: _screenshot_and_quit(window, screenshot, first_paint.at),
+            lambda: _screenshot_when_painted(window, screenshot, first_paint),
         )
     return app.exec()
 
@@ -134,6 +135,16 @@ def _owner_only(settings: QSettings) -> None:
         os.chmod(path, 0o600)
     except OSError:
         pass  # the app works without remembered settings
+
+
+def _screenshot_when_painted(window: QMainWindow, path: Path, first_paint: _FirstPaint) -> None:
+    """The screenshot once the window has been painted (on a loaded machine the delay can
+    pass before it is): a grab before that would be of nothing. Waits at most 30 s."""
+    waited = time.time() - (first_paint.started)
+    if first_paint.at is None and waited < 30.0:
+        QTimer.singleShot(50, lambda: _screenshot_when_painted(window, path, first_paint))
+        return
+    _screenshot_and_quit(window, path, first_paint.at)
 
 
 def _screenshot_and_quit(window: QMainWindow, path: Path, painted_at: float | None) -> None:

@@ -23,7 +23,8 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Iterator, Sequence
+import weakref
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -186,7 +187,7 @@ class Dataset:
     headers (x1, x2, ... by default); `class_names` the classes' names, in label order.
     """
 
-    __slots__ = ("_class_names", "_conflicts", "_labels", "_names", "_points")
+    __slots__ = ("_class_names", "_conflicts", "_derived", "_labels", "_names", "_points")
 
     _conflicts: NDArray[np.int64] | None
 
@@ -232,6 +233,9 @@ class Dataset:
         self._names: tuple[str, ...] = check_names(names, pts.shape[1])
         self._class_names: tuple[str, ...] = check_class_names(class_names)
         self._conflicts = None
+        self._derived: weakref.WeakValueDictionary[Hashable, FloatArray] = (
+            weakref.WeakValueDictionary()
+        )
 
     @classmethod
     def empty(cls, dimension: int = 2, classes: int = 2) -> Dataset:
@@ -249,7 +253,20 @@ class Dataset:
         child._names = self._names
         child._class_names = self._class_names
         child._conflicts = conflicts
+        child._derived = weakref.WeakValueDictionary()
         return child
+
+    def derived(self, key: Hashable, make: Callable[[], FloatArray]) -> FloatArray:
+        """An array computed from these points (feature vectors), made read-only and
+        shared by every caller with the same `key` while any of them holds it: a new run of
+        the same data (another η, a reset) skips the work, and nothing is kept once no run
+        uses it."""
+        found = self._derived.get(key)
+        if found is None:
+            found = make()
+            found.setflags(write=False)
+            self._derived[key] = found
+        return found
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -147,7 +148,8 @@ class Simulation(SimulationRun, SimulationSnapshot):
         self._features = FeatureMap(
             dataset, bias=bias, preprocessing=preprocessing, features=features
         )
-        X = self._features.transform(dataset.points)
+        key = ("features", bias, preprocessing, features)
+        X = dataset.derived(key, partial(self._features.transform, dataset.points))
         self._n_features = self._features.size(dataset.dimension)
         self._classes = len(dataset.classes)
         self._learner = make_learner(
