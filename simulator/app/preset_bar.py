@@ -1,5 +1,7 @@
-"""The presets one click away: a toolbar of thumbnails (as TensorFlow Playground puts its
-data sets in view), each the same action as File → Presets → its title.
+"""The presets and lessons one click away: a toolbar of thumbnails (as TensorFlow
+Playground puts its data sets in view), each the same action as File → Presets → its
+title, led by a Lessons button whose menu holds the Lessons menu's lessons (the app has
+no start page: this bar is where a class starts).
 
 A thumbnail is the preset's points drawn small in their class colours (data with d ≠ 2
 coordinates get a few bars instead). They are drawn after the window first shows, so
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import QLabel, QToolBar
+from PySide6.QtWidgets import QLabel, QMenu, QToolBar, QToolButton
 
 from simulator.engine import PRESETS, Dataset, load_preset
 from simulator.ui import style
@@ -66,6 +68,8 @@ def build_preset_bar(window: MainWindow) -> QToolBar:
     bar.setObjectName("presetBar")
     bar.setIconSize(QSize(THUMBNAIL_PX, THUMBNAIL_PX))
     bar.setMovable(False)
+    bar.addWidget(_lessons_button(window, bar))
+    bar.addSeparator()
     bar.addWidget(QLabel(" Presets: "))
     actions = []
     for name in PRESETS:
@@ -85,3 +89,18 @@ def build_preset_bar(window: MainWindow) -> QToolBar:
 
     QTimer.singleShot(0, draw)
     return bar
+
+
+def _lessons_button(window: MainWindow, bar: QToolBar) -> QToolButton:
+    """ "Lessons ▾": the shipped lessons (the Lessons menu's own actions), one click away."""
+    button = QToolButton(bar)
+    button.setObjectName("lessonsButton")
+    button.setText("Lessons")
+    button.setToolTip("Start a guided lesson from the course notes")
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    menu = QMenu(button)
+    for action in window.findChildren(QAction):
+        if action.objectName().startswith("lesson_"):
+            menu.addAction(action)
+    button.setMenu(menu)
+    return button

@@ -264,15 +264,29 @@ def test_the_presets_are_one_click_away_with_thumbnails(qtbot, window):
     bar = window.findChild(QToolBar, "presetBar")
     assert bar is not None and bar.isVisible()
     deliver_posted_events()
-    qtbot.waitUntil(lambda: all(not a.icon().isNull() for a in bar.actions()[1:]))
-    names = [a.objectName() for a in bar.actions()[1:]]
+    presets = [a for a in bar.actions() if a.objectName().startswith("preset_")]
+    qtbot.waitUntil(lambda: all(not a.icon().isNull() for a in presets))
+    names = [a.objectName() for a in presets]
     assert names == [f"preset_{name}" for name in PRESETS]
-    button = bar.widgetForAction(bar.actions()[names.index("preset_xor") + 1])
+    button = bar.widgetForAction(presets[names.index("preset_xor")])
     assert isinstance(button, QToolButton)
     button.click()
     assert len(window.controller.dataset) == len(load_preset("xor"))
     window.presentation_action.setChecked(True)
     assert not bar.isVisible()
+
+
+def test_the_lessons_are_one_click_away_too(window):
+    from PySide6.QtWidgets import QToolButton
+
+    from simulator.engine.lessons import lesson_names
+
+    button = window.findChild(QToolButton, "lessonsButton")
+    assert button is not None and button.isVisible()
+    actions = button.menu().actions()
+    assert [a.objectName() for a in actions] == [f"lesson_{n}" for n in lesson_names()]
+    actions[0].trigger()
+    assert window.lessons.active and window.lessons.lesson.name == lesson_names()[0]
 
 
 def test_a_thumbnail_draws_each_class_in_its_colour():
