@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.presets import noisy
-from simulator.presentation.format import parse_number
+from simulator.presentation.format import format_number, parse_number
 from simulator.ui import MainWindow
 from simulator.ui.ledger import COLUMNS
 from tests.helpers.driven import deliver_posted_events
@@ -173,7 +173,7 @@ def test_a_long_history_is_read_only_where_it_is_shown(qtbot):
     assert last.data() == "200000"
     assert (
         last.siblingAtColumn(8).data()
-        == "(" + ", ".join(f"{w:.6g}" if w else "0" for w in c.simulation.weights.tolist()) + ")"
+        == "(" + ", ".join(format_number(w) for w in c.simulation.weights.tolist()) + ")"
     )
     c.undo_stack.setClean()
 
