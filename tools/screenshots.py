@@ -51,6 +51,14 @@ STATES = {
     "cmu": ("cmu", Settings(bias=False), 10_000, True),  # the notes' worked example: k ≤ 5
     "iris-run": ("iris", Settings(), 10**6, False),  # 1,518 mistakes on the timeline
     "adaline-batch": ("or", Settings("adaline", mode="batch"), 10**6, False),
+    "pocket-noisy": ("noisy", Settings("pocket"), 400, False),  # both lines, the pocket's count
+    "eg-or": ("or", Settings("eg"), 6, False),
+    "averaged-noisy": ("noisy", Settings("averaged-perceptron"), 400, False),
+    "margin-separable": ("separable", Settings("margin-perceptron", margin=1.0), 40, False),
+    "xor-quadratic": ("xor", Settings(features="quadratic"), 10**4, False),  # the curve
+    "xor-kernel": ("xor", Settings("kernel-perceptron", kernel="polynomial"), 10**4, False),
+    "ring-rbf": ("ring", Settings("kernel-perceptron", kernel="rbf"), 10**4, False),
+    "moons-voted": ("moons", Settings("voted-perceptron"), 2000, False),
 }
 
 

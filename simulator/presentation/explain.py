@@ -87,6 +87,7 @@ def explain(frame: Any, *, longest: int = LONG) -> Explanation:
     trial = frame.snapshot.last_trial
     if trial is None:
         return Explanation(NO_TRIAL, "", "")
+    updated = trial.updated  # the engine's record says; the weights shown below may differ
     if len(trial.weights_after) == len(frame.snapshot.weights):
         # The weights now, as the panel writes them (exact where the engine has them).
         trial = replace(trial, weights_after=frame.snapshot.weights)
@@ -117,7 +118,7 @@ def explain(frame: Any, *, longest: int = LONG) -> Explanation:
         None if rows is None else learner.explain_terms(trial, rows, frame.dataset.labels, _number)
     )
     score = f"{terms or learner.explain_score(trial, _number)}: {verdict}, {outcome}."
-    update = _update(frame, trial, vector)
+    update = _update(frame, trial, vector, updated)
     return Explanation(head, score, update, trial.mistake, trial.certain)
 
 
@@ -150,11 +151,11 @@ def first_explanation(frame: Any, *, longest: int = LONG) -> Explanation | None:
     return explain(ahead, longest=longest)
 
 
-def _update(frame: Any, trial: Any, vector: Callable[[Any], str]) -> str:
+def _update(frame: Any, trial: Any, vector: Callable[[Any], str], updated: bool) -> str:
     learner = frame.learner
     snapshot = frame.snapshot
     stopped = snapshot.diverged_at is not None and trial.number >= snapshot.diverged_at
-    if trial.updated:
+    if updated:
         return str(learner.explain_update(trial, _number, vector))
     if stopped:
         # The learner's update was refused (or no longer made): never print it as applied.

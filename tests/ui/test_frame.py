@@ -1,8 +1,10 @@
 """Frames and the trial explanation (Qt-free: simulator.presentation.frame imports no Qt)."""
 
 import numpy as np
+import pytest
 
 from simulator.engine import Dataset, Simulation, load_preset
+from simulator.presentation.explain import explain
 from simulator.presentation.frame import build_frame, explain_trial
 
 
@@ -92,3 +94,26 @@ def test_the_status_names_the_first_conflict_without_listing_them_all(monkeypatc
     monkeypatch.setattr(Dataset, "conflicting_pairs", listed)
     frame = build_frame(Simulation(Dataset(points, labels)))
     assert "points 1 and 2 sit at the same place" in frame.status
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "preset", "parameters"),
+    [
+        ("margin-perceptron", "separable", {"margin": 1.0}),
+        ("perceptron", "noisy", {}),
+        ("pocket", "noisy", {}),
+        ("winnow", "or", {}),
+        ("eg", "or", {}),
+        ("kernel-perceptron", "ring", {"kernel": "rbf"}),
+    ],
+)
+def test_a_trial_without_an_update_is_never_written_as_one(algorithm, preset, parameters):
+    # The margin perceptron's 40th trial on `separable` (y·s = 2.269 > τ) was written as
+    # "y·w·x ≤ τ: w ← w + η y x = …": the strip compared w before with the exact w shown.
+    sim = Simulation(load_preset(preset), algorithm, **parameters)
+    formula = sim.learner.update_formula
+    for _ in range(80):
+        trial = sim.step()
+        text = explain(build_frame(sim)).update
+        if not trial.updated:
+            assert formula not in text, (trial.number, text)
