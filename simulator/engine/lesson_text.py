@@ -10,10 +10,11 @@ step: ``{k@2}``), and a format after a colon sets the digits (``{gamma:.3f}``). 
 A value that does not apply to the run (``{bound}`` for Adaline, ``{score}`` before the
 first trial) is `NotApplicable`: the player reports the step and the reason.
 
-Numbers are written for a lecture hall: whole numbers as they are (``3``, ``-2``), others
-with 4 significant digits (``0.3333``), up to a million without an exponent (``51387``);
-∞ for an unbounded value, — for an undefined one. A vector is ``(1, -2)``, K vectors
-``[(…); (…)]``.
+Numbers are written for a lecture hall, as the panel and the strip write them
+(`simulator.engine.numbers`): whole numbers as they are (``3``, ``−2``, a true minus
+sign), others with 4 significant digits (``0.3333``), up to a million without an exponent
+(``51387``); ∞ for an unbounded value, — for an undefined one. A vector is ``(1, −2)``,
+K vectors ``[(…); (…)]``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 
 from simulator.engine.dataset import Dataset
 from simulator.engine.lab import consistent_disjunction
+from simulator.engine.numbers import MINUS, format_number
 from simulator.engine.simulation import Simulation
 
 __all__ = [
@@ -195,21 +197,13 @@ def format_value(value: Any, spec: str = "") -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):
-        return format(value, spec) if spec else str(value)
+        return (format(value, spec) if spec else str(value)).replace("-", MINUS)
     number = float(value)
-    if math.isnan(number):
-        return "—"
-    if math.isinf(number):
-        return "∞" if number > 0 else "-∞"
-    if spec:
-        return format(number, spec)
-    if number == 0:
-        return "0"
+    if spec and math.isfinite(number):
+        return format(number, spec).replace("-", MINUS)
     if number.is_integer() and abs(number) < 1e15:
-        return str(int(number))
-    if 1000 <= abs(number) < 1e6:
-        return f"{number:.0f}"
-    return f"{number:.4g}"
+        return str(int(number)).replace("-", MINUS)
+    return format_number(number)  # the panel's and the strip's digits and signs
 
 
 # -- the values of a run ---------------------------------------------------------------------

@@ -27,10 +27,10 @@ import numpy as np
 from simulator.engine import Dataset
 from simulator.engine.files import write_atomically
 from simulator.engine.lab import LAB_RULES, LabCancelled, LabPlan, LabResult, Race, run_lab
+from simulator.engine.numbers import format_number
 from simulator.export.checks import check_file_target, path_argument, prepare_folder
 from simulator.export.interrupt import StopFlag, exit_status, raising
 from simulator.export.options import seed_problem
-from simulator.presentation.format import format_number
 
 __all__ = [
     "PLOT_SIZE",

@@ -33,8 +33,8 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from simulator.engine.numbers import bound_formula
 from simulator.presentation.explain import label_text
-from simulator.presentation.format import bound_formula
 from simulator.presentation.frame import Frame, explain_trial, format_bound, format_number
 from simulator.ui import style
 from simulator.ui.charts import ChartPanel

@@ -15,7 +15,7 @@ from html import escape
 from typing import Any
 
 from simulator.engine import TIE_TEXT, Simulation
-from simulator.presentation.format import format_number, format_vector
+from simulator.engine.numbers import format_number, format_vector
 
 __all__ = [
     "BRIEF",

@@ -28,13 +28,13 @@ from simulator.engine import (
 )
 from simulator.engine.drawables import Drawable, Line
 from simulator.engine.lab import disjunction_variables
-from simulator.presentation.explain import explain
-from simulator.presentation.format import (
+from simulator.engine.numbers import (
     OVERFLOWED,
     format_bound,
     format_number,
     format_vector,
 )
+from simulator.presentation.explain import explain
 from simulator.presentation.trace import Trace, trace_of
 
 __all__ = [

@@ -64,8 +64,8 @@ from PySide6.QtWidgets import (
 )
 
 from simulator.engine import Dataset, Trial
+from simulator.engine.numbers import format_signed_label
 from simulator.presentation.explain import label_text
-from simulator.presentation.format import format_signed_label
 from simulator.presentation.frame import Frame, format_number
 from simulator.presentation.trace import Trace, TrialReader
 from simulator.ui import style

@@ -17,7 +17,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter
 
-from simulator.presentation.format import format_tick
+from simulator.engine.numbers import format_tick
 
 __all__ = ["NameAxis", "NumberAxis", "number_axes"]
 

@@ -17,7 +17,7 @@ import math
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
-from simulator.presentation.format import bound_formula, format_bound, format_number
+from simulator.engine.numbers import bound_formula, format_bound, format_number
 from simulator.presentation.frame import Frame, format_vector
 from simulator.ui import style
 from simulator.ui.value_label import label_font, value_font

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simulator.presentation.format import DIGITS, bound_formula
+from simulator.engine.numbers import DIGITS, bound_formula
 from simulator.presentation.frame import Frame, format_bound, format_number, format_vector
 from simulator.ui.value_label import WIDEST_COUNT, WIDEST_NUMBER, ValueLabel, label_font, value_font
 

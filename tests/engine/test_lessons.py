@@ -195,6 +195,7 @@ def filled_values(raw: str, filled: str) -> list[tuple[str, int | None, str]]:
 
 def numbers_in(text: str) -> list[float]:
     text = text.replace("∞", "inf")
+    text = text.replace("\u2212", "-")  # lesson text writes true minus signs
     return [float(v) for v in re.findall(r"[-+]?(?:inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)", text)]
 
 
@@ -270,7 +271,7 @@ def test_the_cmu_lesson_reaches_the_notes_theta_values():
     (1, −2), (2, −1), (3, 1) after the mistakes on points 1, 3 and 5."""
     states = play(load_lesson("cmu-worked-example"))
     shown = "\n".join(s.text + "\n" + s.reveal for s in states)
-    positions = [shown.index(theta) for theta in ("(0, 0)", "(1, -2)", "(2, -1)", "(3, 1)")]
+    positions = [shown.index(theta) for theta in ("(0, 0)", "(1, −2)", "(2, −1)", "(3, 1)")]
     assert positions == sorted(positions)
     asked = [s.answer for s in states if s.question is not None and s.question.kind == "mistake"]
     assert asked == [True, False, True]  # ✗ on x1, ✓ on x2, ✗ on x3

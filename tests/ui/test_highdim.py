@@ -9,7 +9,7 @@ from PySide6.QtGui import QFontInfo
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.lab import disjunction_stream, hidden_disjunction
-from simulator.presentation.format import format_number
+from simulator.engine.numbers import format_number
 from simulator.ui import MainWindow, style
 from tests.helpers.driven import deliver_posted_events, finish
 

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
+from simulator.engine.numbers import format_number, parse_number
 from simulator.engine.presets import noisy
-from simulator.presentation.format import format_number, parse_number
 from simulator.ui import MainWindow
 from simulator.ui.ledger import COLUMNS
 from tests.helpers.driven import deliver_posted_events

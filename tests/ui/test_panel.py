@@ -19,7 +19,7 @@ from simulator.engine import (
     load_preset,
     margin_report,
 )
-from simulator.presentation.format import format_number, format_vector, parse_number
+from simulator.engine.numbers import format_number, format_vector, parse_number
 from tests.helpers.views import plot_views
 
 

@@ -14,7 +14,7 @@ from PySide6.QtGui import QFontInfo, QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel
 
 from simulator.engine import Settings, load_preset
-from simulator.presentation.format import format_vector
+from simulator.engine.numbers import format_vector
 from simulator.ui import style
 from simulator.ui.panels import ValueLabel
 from tests.helpers.driven import deliver_posted_events

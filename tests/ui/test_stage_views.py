@@ -24,7 +24,7 @@ from PySide6.QtGui import QFontInfo, QFontMetrics, QTextCursor, QTextDocument
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.engine.lab import LabPlan, run_lab
-from simulator.presentation.format import format_number, format_tick, format_vector, parse_number
+from simulator.engine.numbers import format_number, format_tick, format_vector, parse_number
 from simulator.presentation.frame import build_frame
 from simulator.ui import MainWindow, style
 from tests.helpers.driven import deliver_posted_events

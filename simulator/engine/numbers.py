@@ -1,5 +1,6 @@
-"""Numbers as the panel, the strip, the ledger, the charts and export write them: one
-formatter, so the same number reads the same everywhere.
+"""Numbers as the panel, the strip, the ledger, the charts, export and lessons write
+them: one formatter, so the same number reads the same everywhere (in the engine, as
+lesson text is filled there, without Qt).
 
 - `DIGITS` (4) significant digits, never fewer digits than a number has before its point:
   51387.4 reads 51387, 0.0389225 reads 0.03892, 65.2013 reads 65.2 (trailing zeros go).
