@@ -177,27 +177,7 @@ class CsvReader:
                 f'{where}: a quote (") in the header is not closed on its line '
                 f"({short_repr(one_line(header_text))})"
             )
-        delimiter = _sniff(header_text, where)
-        header = _split(header_text, delimiter, where)
-        lowered = [name.lower() for name in header]
-        if "label" not in lowered:
-            raise DataFileError(
-                f"{where}: no 'label' column in the header "
-                f"({short_repr(one_line(header_text))}); expected e.g. x1,x2,label"
-            )
-        if lowered.count("label") > 1:
-            raise DataFileError(f"{where}: more than one 'label' column")
-        label_col = lowered.index("label")
-        coord_cols = [j for j in range(len(header)) if j != label_col]
-        if not coord_cols:
-            raise DataFileError(f"{where}: no coordinate columns beside 'label'")
-        try:
-            names = check_names(_coordinate_names(header, coord_cols), len(coord_cols))
-        except ValueError as exc:
-            raise DataFileError(f"{where}: {exc}") from None
-        columns = list(header)
-        for j, name in zip(coord_cols, names, strict=True):
-            columns[j] = name
+        delimiter, header, label_col, coord_cols, names, columns = _columns(header_text, where)
         if self.check_memory is not None:
             self.check_memory(len(header))
         points: list[FloatArray] = []
@@ -219,6 +199,35 @@ class CsvReader:
             return Dataset(_joined(points), mapped, names=names)
         except ValueError as exc:
             raise DataFileError(f"{source}: {exc}") from None
+
+
+def _columns(
+    header_text: str, where: str
+) -> tuple[str, list[str], int, list[int], tuple[str, ...], list[str]]:
+    """The header's delimiter, its cells, the label's column, the coordinates' columns,
+    their names (checked) and the columns as named; a `DataFileError` naming `where`."""
+    delimiter = _sniff(header_text, where)
+    header = _split(header_text, delimiter, where)
+    lowered = [name.lower() for name in header]
+    if "label" not in lowered:
+        raise DataFileError(
+            f"{where}: no 'label' column in the header "
+            f"({short_repr(one_line(header_text))}); expected e.g. x1,x2,label"
+        )
+    if lowered.count("label") > 1:
+        raise DataFileError(f"{where}: more than one 'label' column")
+    label_col = lowered.index("label")
+    coord_cols = [j for j in range(len(header)) if j != label_col]
+    if not coord_cols:
+        raise DataFileError(f"{where}: no coordinate columns beside 'label'")
+    try:
+        names = check_names(_coordinate_names(header, coord_cols), len(coord_cols))
+    except ValueError as exc:
+        raise DataFileError(f"{where}: {exc}") from None
+    columns = list(header)
+    for j, name in zip(coord_cols, names, strict=True):
+        columns[j] = name
+    return delimiter, header, label_col, coord_cols, names, columns
 
 
 def _joined(arrays: list[FloatArray]) -> FloatArray:

@@ -3,7 +3,7 @@
 pyqtgraph scales an axis with huge or tiny numbers by a power of ten it writes beside the
 axis name ("weight (x1e+27)") and then still writes the scaled ticks with an exponent of
 their own (3e+121): the reader has to multiply twice. Here the multiplier is off, and each
-tick is the number itself, as `presentation.format` writes it (3e121, −20, 0.5): the same
+tick is the number itself, as `simulator.engine.numbers` writes it (3e121, −20, 0.5): the same
 digits and the same minus sign as the panel and the captions. On a log axis the tick is
 the value (1000), not its logarithm.
 """
