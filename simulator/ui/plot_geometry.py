@@ -191,15 +191,45 @@ def arrow_placement(
         if stretch is not None:
             break
     else:
-        stretch = clip_line(line, inner) if not shorten else None
+        stretch = clip_line(line, inner)
         if stretch is None:
             return None
+        if shorten:  # no room for a quarter arrow: as long as the room allows, if it shows
+            return _fitted_arrow(stretch, unit, inner, foot)
     a, b = stretch
     ab = b - a
     span = float(ab @ ab)
     t = 0.0 if span == 0 else min(1.0, max(0.0, float((foot - a) @ ab) / span))
     start = a + t * ab
     return start, start + vector
+
+
+SHORTEST_ARROW = 0.03  # of the view's diagonal: an arrow shorter than this is not drawn
+
+
+def _fitted_arrow(
+    stretch: tuple[Vector, Vector], unit: Vector, inner: Box, foot: Vector
+) -> tuple[Vector, Vector] | None:
+    """The longest arrow along `unit` from the line's visible `stretch` that stays inside
+    `inner` (a boundary along the data's edge, w pointing off the view), or None when it
+    would be too short to read."""
+    best: tuple[float, Vector, float] | None = None
+    a, b = stretch
+    for t in np.linspace(0.0, 1.0, 9):
+        start = a + t * (b - a)
+        room = math.inf
+        for k, (low, high) in enumerate(((inner.x0, inner.x1), (inner.y0, inner.y1))):
+            if unit[k] > 0:
+                room = min(room, (high - start[k]) / unit[k])
+            elif unit[k] < 0:
+                room = min(room, (low - start[k]) / unit[k])
+        near = float((start - foot) @ (start - foot))
+        if best is None or room > best[0] * 1.05 or (room >= best[0] * 0.95 and near < best[2]):
+            best = (room, start, near)
+    if best is None or best[0] < SHORTEST_ARROW * inner.diagonal:
+        return None
+    length, start, _ = best
+    return start, start + unit * length
 
 
 def edge_marker(line: InputLine, view: Box, inset: float = 0.06) -> tuple[Vector, Vector] | None:

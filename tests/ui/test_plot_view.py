@@ -535,3 +535,18 @@ def test_a_kernel_run_rings_each_point_by_its_alpha_and_draws_no_plane_theory(qt
     assert view.drawn_line("separator") is None and frame.radius_curve is None
     assert "optimal separator u*" not in view.legend_texts()
     assert "αᵢ (ring size)" in view.legend_texts()
+
+
+def test_w_pointing_off_a_boundary_at_the_view_s_edge_still_shows_inside_the_view():
+    # EG± on `or` at trial 6: the boundary x2 = 1 lies along the data's top edge and w
+    # points up, off the view; a quarter arrow has no room there, so none was drawn.
+    from simulator.engine.features import InputLine
+    from simulator.ui.plot_geometry import arrow_placement
+
+    view = Box(-3.0, 2.2, -0.2, 1.2)
+    line = InputLine(offset=-0.4255, normal=(0.0, 0.4255), level=0.0)
+    placed = arrow_placement(line, view, ARROW_FRACTION * view.diagonal)
+    assert placed is not None
+    start, end = placed
+    assert abs(start[1] - 1.0) < 1e-12 and end[1] > start[1]  # on the line, pointing as w
+    assert view.x0 < end[0] < view.x1 and view.y0 < end[1] < view.y1
