@@ -110,3 +110,16 @@ def test_the_proof_chart_of_the_voted_perceptron_paints_with_no_error(qtbot):
     window.controller.undo_stack.setClean()
     assert resort.errors == 0
     assert len(window.time.proof_chart.table()[1]) == window.controller.simulation.mistakes + 1
+
+
+@pytest.mark.parametrize("algorithm", ["multiclass-perceptron", "kessler"])
+def test_a_multiclass_learner_from_a_random_w0_has_the_general_bound(algorithm):
+    """Initial weights "random (seeded)" under a multiclass learner on three classes: the
+    general bound took w₀·u* of the (K, n) W₀ and Kessler's K·n-vector u*, and the
+    ValueError reached Qt at every change of the data. W₀ is read as K·n numbers."""
+    settings = Settings(algorithm, initial_weights="random")
+    simulation = Simulation.from_settings(load_preset("blobs3"), settings)
+    bound = simulation.bound
+    assert bound is not None and bound.general and np.isfinite(bound.value)
+    simulation.run(10_000)
+    assert simulation.converged and simulation.mistakes <= bound.value
