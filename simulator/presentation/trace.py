@@ -136,8 +136,9 @@ class Followed:
     """The proof and w after each mistake, for the first `len(weights)` mistakes.
 
     `weights[k − 1]` is w after the k-th mistake (None: not followed for this rule, e.g.
-    Adaline, which updates on every trial). `complete` is False while they are still being
-    computed for a long history (ask again: each call computes a bounded amount).
+    Adaline, which updates on every trial; then the proof does not apply either).
+    `complete` is False while they are still being computed for a long history (ask
+    again: each call computes a bounded amount).
     """
 
     proof: Proof
@@ -264,7 +265,10 @@ class _Tracer:
         """w after the first m mistakes (at most `budget` more computed now), and the proof."""
         rule = sim.rule
         proof = self._proof(sim)
-        if not rule.mistake_driven:
+        if not rule.moves_on_mistakes_only:
+            if proof.applies:  # A_k and B_k are of w after each mistake: none to show
+                proof = Proof(f"{rule.title}'s w is not followed after each mistake.",
+                              proof.along, proof.norm)  # fmt: skip
             return Followed(proof, None, True)
         known = len(self.trials)
         need = min(m, self.limit)

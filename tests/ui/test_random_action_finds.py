@@ -65,3 +65,61 @@ def test_a_point_of_a_new_class_under_a_multiclass_learner_starts_the_run_afresh
     c.undo_stack.undo()
     assert c.dataset == load_preset("blobs3") and c.simulation.state.shape[0] == 3
     c.undo_stack.setClean()
+
+
+def test_the_voted_perceptron_is_followed_after_each_mistake():
+    """Voted perceptron, the proof chart shown: its bound is Novikoff's (`proof`), but the
+    trace followed only learners driven by mistakes (its counts grow on every trial), so
+    the proof applied with no A_k at all and np.max of the empty A_k raised into Qt. Its v
+    moves on mistakes only: v is followed, A_k ≥ k as for the perceptron."""
+    simulation = Simulation.from_settings(load_preset("or"), Settings("voted-perceptron"))
+    simulation.run(20, until_converged=False)
+    followed = trace_of(simulation).followed(None, weights=False)
+    k = simulation.mistakes
+    assert followed.proof.applies and k > 0
+    assert followed.weights is not None and followed.weights.shape == (k, 3)
+    along = followed.proof.along
+    assert len(along) == k + 1 and np.all(along >= np.arange(k + 1) - 1e-9)
+
+
+def test_a_proof_of_a_learner_not_followed_does_not_apply(monkeypatch):
+    """What is not followed has no A_k: the proof says so instead of applying empty."""
+    from simulator.engine.learners.voted import VotedPerceptron
+
+    monkeypatch.setattr(VotedPerceptron, "moves_on_mistakes_only", property(lambda _: False))
+    simulation = Simulation.from_settings(load_preset("or"), Settings("voted-perceptron"))
+    simulation.run(20, until_converged=False)
+    followed = trace_of(simulation).followed(None)
+    assert followed.weights is None and not followed.proof.applies
+    assert "not followed" in (followed.proof.reason or "")
+
+
+def test_the_proof_chart_of_the_voted_perceptron_paints_with_no_error(qtbot):
+    from simulator.ui import MainWindow
+
+    window = MainWindow(load_preset("or"), Settings("voted-perceptron"))
+    qtbot.addWidget(window)
+    window.show()
+    resort = window.install_last_resort()
+    window.time.area_action.setChecked(True)
+    window.time.tabs.setCurrentIndex(0)
+    window.controller.simulation.run(10, until_converged=False)
+    window.controller.step()
+    qtbot.wait(20)
+    resort.uninstall()
+    window.controller.undo_stack.setClean()
+    assert resort.errors == 0
+    assert len(window.time.proof_chart.table()[1]) == window.controller.simulation.mistakes + 1
+
+
+@pytest.mark.parametrize("algorithm", ["multiclass-perceptron", "kessler"])
+def test_a_multiclass_learner_from_a_random_w0_has_the_general_bound(algorithm):
+    """Initial weights "random (seeded)" under a multiclass learner on three classes: the
+    general bound took w₀·u* of the (K, n) W₀ and Kessler's K·n-vector u*, and the
+    ValueError reached Qt at every change of the data. W₀ is read as K·n numbers."""
+    settings = Settings(algorithm, initial_weights="random")
+    simulation = Simulation.from_settings(load_preset("blobs3"), settings)
+    bound = simulation.bound
+    assert bound is not None and bound.general and np.isfinite(bound.value)
+    simulation.run(10_000)
+    assert simulation.converged and simulation.mistakes <= bound.value

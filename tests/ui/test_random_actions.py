@@ -2,8 +2,15 @@
 (walked from the menu bar, so a new learner's preset or a new lesson is in by itself),
 every learner in the learner combo and every other choice of the control panel, typed
 parameter values (absurd ones too), undo and redo, clicks and wheel turns on the plot, and
-key presses, 20,000 of them with a fixed seed. No exception may reach Qt: the window's last
+key presses, 20,000 of them with fixed seeds. No exception may reach Qt: the window's last
 resort counts every one that does.
+
+The 20,000 are `SHARDS` runs of a fresh window each (seeds 21, 22, …), which xdist runs side
+by side. Actions that load the big data sets (the Winnow presets, 300 and 400 points of 64
+and 150 variables: every later change recomputes γ* on them) or open another window are
+chosen less often (`RARE`); the last actions of a shard try whatever menu action or learner
+it has not tried yet, so every one is reached in every shard. With `-s`, each shard prints
+how many times each kind of action ran, and the seconds spent in it.
 
 Modal questions are answered by the `dialogs` recorder (tests/conftest.py); file dialogs
 pick from a few files, good and bad; a dialog the window opens (Export) and the lab window
@@ -17,6 +24,7 @@ import json
 import os
 import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -41,14 +49,33 @@ from simulator.ui import MainWindow
 
 pytestmark = pytest.mark.slow
 
-ACTIONS = int(os.environ.get("RANDOM_ACTIONS", 20_000))
+ACTIONS = int(os.environ.get("RANDOM_ACTIONS", 20_000))  # in all, over the shards
+SHARDS = 4
 BATCH = 20
-SEED = 21
+SEED = 21  # shard k: SEED + k
+COVER = 0.05  # the last 5% of a shard's actions try what it has not tried yet
 LESSONS = Path(__file__).parents[2] / "simulator" / "lessons"
 
 # Menu actions left out: Quit ends the test; Full screen is presentation's cousin and
 # is covered by it (offscreen it only changes the window's state flag).
 SKIPPED = {"&Quit"}
+# Chosen RARE times as often as another menu action or learner: big data, many classes,
+# another window, a folder of frames. Still several times in each shard.
+RARE = 0.2
+HEAVY = {
+    "Winnow: an OR of 3 of 64 variables (15-859)",
+    "Winnow: x5 ∨ x9 ∨ x12 of 150 variables (UNL)",
+    "Winnow against the perceptron: few relevant variables among many",
+    "&Winnow vs Perceptron lab…",
+    "&Export frames…",
+    # New points of class 6 to 9 under a multiclass learner: γ* of Kessler's vectors in
+    # K·n dimensions, seconds each.
+    "Class 6",
+    "Class 7",
+    "Class 8",
+    "Class 9",
+}
+HEAVY_LEARNERS = {"Kernel perceptron"}  # its Gram matrix on whatever data are loaded
 
 KEYS = [
     Qt.Key.Key_Space,
@@ -151,7 +178,13 @@ class Monkey:
     def __init__(self, window: MainWindow, rng: random.Random) -> None:
         self.window, self.rng = window, rng
         self.actions = [a for m in window.menuBar().actions() for a in _leaf_actions(m.menu())]
-        self.counts: dict[str, int] = {}
+        self.action_weights = [RARE if a.text() in HEAVY else 1.0 for a in self.actions]
+        self.counts: dict[str, int] = {}  # menu actions, learners and buttons, by name
+        self.tried: set[int] = set()  # menu actions by index (Undo's text changes)
+        self.kind_counts: dict[str, int] = {}
+        self.seconds: dict[str, float] = {}  # by kind
+        self.covering = False  # try what has not been tried yet
+        self.counted: str | None = None  # the name the last action counted
         self.log: list[str] = []  # the last actions, to replay a failure by hand
         self.kinds = [
             (30, self.menu_action),
@@ -169,12 +202,34 @@ class Monkey:
     def act(self) -> None:
         weights = [w for w, _ in self.kinds]
         kind = self.rng.choices([k for _, k in self.kinds], weights)[0]
-        self.log.append(kind.__name__)
+        name = kind.__name__
+        self.log.append(name)
         del self.log[:-40]
+        self.counted = None
+        start = time.perf_counter()
         kind()
+        took = time.perf_counter() - start
+        self.kind_counts[name] = self.kind_counts.get(name, 0) + 1
+        self.seconds[name] = self.seconds.get(name, 0.0) + took
+        if self.counted is not None:
+            self.seconds[self.counted] = self.seconds.get(self.counted, 0.0) + took
+
+    def tally(self) -> str:
+        """How many times each kind ran and the seconds it took, then each menu action,
+        learner and button."""
+        lines = [
+            f"{self.kind_counts[k]:6d} {self.seconds[k]:7.1f} s  {k}"
+            for k in sorted(self.kind_counts, key=lambda k: -self.seconds[k])
+        ]
+        lines += [
+            f"{n:6d} {self.seconds.get(name, 0.0):7.1f} s  {name}"
+            for name, n in sorted(self.counts.items(), key=lambda kv: -self.seconds.get(kv[0], 0))
+        ]
+        return "\n".join(lines)
 
     def _count(self, name: str) -> None:
         self.counts[name] = self.counts.get(name, 0) + 1
+        self.counted = name
         self.log[-1] += f" {name}"
 
     def _panel_widgets(self, kind: type) -> list[QWidget]:
@@ -185,14 +240,27 @@ class Monkey:
         ]
 
     def menu_action(self) -> None:
-        action = self.rng.choice(self.actions)
+        untried = [k for k in range(len(self.actions)) if k not in self.tried]
+        if self.covering and untried:
+            k = self.rng.choice(untried)
+        else:
+            k = self.rng.choices(range(len(self.actions)), self.action_weights)[0]
+        self.tried.add(k)
+        action = self.actions[k]
         self._count(action.text())
         if action.isEnabled():
             action.trigger()
 
     def learner(self) -> None:
         box = self.window.findChild(QComboBox, "algorithmCombo")
-        box.setCurrentIndex(self.rng.randrange(box.count()))
+        untried = [k for k in range(box.count()) if f"learner {box.itemText(k)}" not in self.counts]
+        if self.covering and untried:
+            box.setCurrentIndex(self.rng.choice(untried))
+        else:
+            weights = [
+                RARE if box.itemText(k) in HEAVY_LEARNERS else 1.0 for k in range(box.count())
+            ]
+            box.setCurrentIndex(self.rng.choices(range(box.count()), weights)[0])
         self._count(f"learner {box.currentText()}")
 
     def choice(self) -> None:
@@ -277,8 +345,12 @@ class Monkey:
                     widget.close()
 
 
-def test_20000_random_actions_reach_qt_with_no_exception(qtbot, dialogs, tmp_path, monkeypatch):
-    rng = random.Random(SEED)
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_20000_random_actions_reach_qt_with_no_exception(
+    qtbot, dialogs, tmp_path, monkeypatch, shard
+):
+    rng = random.Random(SEED + shard)
+    actions = ACTIONS // SHARDS + (shard < ACTIONS % SHARDS)
     opened, saved = _files(tmp_path)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (rng.choice(opened), ""))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (rng.choice(saved), ""))
@@ -290,8 +362,10 @@ def test_20000_random_actions_reach_qt_with_no_exception(qtbot, dialogs, tmp_pat
     qtbot.waitExposed(window)
     resort = window.install_last_resort()
     monkey = Monkey(window, rng)
+    i = -1
     try:
-        for i in range(ACTIONS):
+        for i in range(actions):
+            monkey.covering = i >= actions * (1 - COVER)
             monkey.act()
             if i % BATCH == BATCH - 1:
                 QApplication.processEvents()
@@ -303,11 +377,12 @@ def test_20000_random_actions_reach_qt_with_no_exception(qtbot, dialogs, tmp_pat
         monkey.tidy()
         resort.uninstall()
         window.controller.undo_stack.setClean()
+    print(f"\nshard {shard} (seed {SEED + shard}), {i + 1} actions:\n{monkey.tally()}")
     report = resort.report_path
     detail = report.read_text() if report is not None and report.exists() else ""
     steps = "\n".join(monkey.log)
-    assert resort.errors == 0, f"after action {i + 1}:\n{steps}\n{detail}"
+    assert resort.errors == 0, f"after action {i + 1} of shard {shard}:\n{steps}\n{detail}"
     used = set(monkey.counts)
-    assert {a.text() for a in monkey.actions} <= used  # every menu action was tried
+    assert monkey.tried == set(range(len(monkey.actions)))  # every menu action was tried
     box = window.findChild(QComboBox, "algorithmCombo")
     assert {f"learner {box.itemText(k)}" for k in range(box.count())} <= used

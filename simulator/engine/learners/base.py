@@ -453,6 +453,14 @@ class Learner:
         """Whether it learns only from mistakes (the round-2 name of cadence "mistake")."""
         return self.cadence == "mistake"
 
+    @property
+    def moves_on_mistakes_only(self) -> bool:
+        """Whether w changes on mistakes and nowhere else, so that w after each mistake is
+        its whole path (the proof chart and the weights chart follow it): the learners
+        driven by mistakes, and the voted perceptron, whose v does (its counts grow on
+        every trial)."""
+        return self.mistake_driven
+
     def loss(self, state: State, X: FloatArray, y: NDArray[np.int8]) -> float:
         """The epoch's loss for the charts: the mean squared error of the scores."""
         return math.nan

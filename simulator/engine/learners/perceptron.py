@@ -162,7 +162,7 @@ def novikoff_bound(learner: Any, theory: Theory, rate: float) -> Bound:
     if theory.empty:
         return Bound(math.nan, "R²/γ*²", "Novikoff's", why, proof=True, rate=rate)
     report = theory.margin_report()
-    w0 = learner.weights(theory.initial)
+    w0 = np.ravel(learner.weights(theory.initial))  # K classes: W's rows in a row, as u* is
     general = bool(np.any(w0))
     if not report.separable or report.separator is None:
         value = math.inf

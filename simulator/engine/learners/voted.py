@@ -122,6 +122,10 @@ class VotedPerceptron(Perceptron):
     def cadence(self) -> str:  # type: ignore[override]
         return "trial"  # a right prediction counts too
 
+    @property
+    def moves_on_mistakes_only(self) -> bool:
+        return True  # v moves on a mistake only; a right prediction adds to its count
+
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}"
 
