@@ -10,13 +10,16 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QMainWindow
 
-from simulator.engine import Dataset, Settings
+from simulator.engine import Dataset, Settings, Simulation
 from simulator.engine.lessons import Lesson, StepState
 from simulator.engine.session import Session
 
 __all__ = ["run_app"]
 
 PROG = "linear-classifier-lab"
+THEORY_SECONDS = 3.0
+"""The window's time budget for γ*: data whose margin would take longer show "—" (the
+reason in its tooltip) rather than freeze the lecture (see `Simulation.theory_seconds`)."""
 
 
 class _FirstPaint(QObject):
@@ -84,6 +87,7 @@ def run_app(
     """
     import pyqtgraph as pg
 
+    Simulation.theory_seconds = THEORY_SECONDS  # γ* never freezes the window
     startup = _StartupMessages()
     qInstallMessageHandler(startup)
     app = QApplication.instance() or QApplication(sys.argv)

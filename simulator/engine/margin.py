@@ -33,6 +33,7 @@ cold solve: p is unique.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -77,6 +78,9 @@ class MarginReport:
     support_weights: tuple[float, ...] = field(default=(), compare=False, repr=False)
     reason: str = field(default="", compare=False)
     """Why γ* is nan when it is not computed (too many features or hull vertices), or ""."""
+    decided: bool = field(default=True, compare=False)
+    """False when whether the data are separable was not found (too many features for the
+    proof, or the window's time budget ran out): `separable` is then no verdict."""
 
     @property
     def separable(self) -> bool:
@@ -99,7 +103,12 @@ def _affine_minimizer(P: FloatArray) -> FloatArray:
 
 
 def _float_wolfe(
-    Z: FloatArray, radius: float, corral: list[int], weights: FloatArray, max_iterations: int
+    Z: FloatArray,
+    radius: float,
+    corral: list[int],
+    weights: FloatArray,
+    max_iterations: int,
+    deadline: float | None = None,
 ) -> tuple[list[int], FloatArray, str]:
     """Wolfe's iteration in floating point from `corral` with `weights`.
 
@@ -111,6 +120,7 @@ def _float_wolfe(
     last = corral, weights  # positive weights: a valid start for the exact iteration
     try:
         for _ in range(max_iterations):
+            _check_time(deadline)
             last = corral, weights
             xx = float(x @ x)
             if xx <= (1e-12 * radius) ** 2:
@@ -173,7 +183,11 @@ def _violator(Z: FloatArray, radius: float, p: list[Fraction], square: Fraction)
 
 
 def _exact_wolfe(
-    Z: FloatArray, radius: float, corral: list[int], weights: list[Fraction]
+    Z: FloatArray,
+    radius: float,
+    corral: list[int],
+    weights: list[Fraction],
+    deadline: float | None = None,
 ) -> tuple[list[int], list[Fraction], list[Fraction]]:
     """Wolfe's iteration with every corral solved exactly: (support, weights, p).
 
@@ -181,6 +195,7 @@ def _exact_wolfe(
     in the hull). The start needs positive weights summing to 1.
     """
     for _ in range(100_000):  # finite in exact arithmetic; the cap only guards the loop
+        _check_time(deadline)
         while True:  # minor cycle
             solved = exact_affine(Z[corral])
             if solved is None:  # a start from rounding can be dependent: keep its heaviest point
@@ -207,6 +222,11 @@ def _exact_wolfe(
         corral = [*corral, j]
         weights = [*weights, Fraction(0)]
     return corral, weights, p
+
+
+def _check_time(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime
 
 
 def _find_row(Z: FloatArray, row: tuple[float, ...]) -> int | None:
@@ -249,12 +269,15 @@ def margin_report_for(
     previous: MarginReport | None = None,
     *,
     exact: bool = False,
+    seconds: float | None = None,
 ) -> MarginReport:
     """R, γ*, R²/γ*² and the optimal separator for feature vectors X with labels y.
 
     `previous`, the report of the data before an edit, makes it a warm start (same result).
     `exact`: the exact proof whatever the number of features (the lab's --exact column;
     seconds at a few hundred features, where the window settles for a checked float).
+    `seconds`: a time budget (the window's, which must not freeze); when it runs out, γ* is
+    nan and the report `decided` False, with the reason. None: no budget.
     """
     if X.shape[0] == 0:
         return MarginReport(gamma=math.nan, radius=math.nan, bound=math.nan, separator=None)
@@ -272,8 +295,17 @@ def margin_report_for(
         shift = -int(np.frexp(biggest)[1])
         Z = np.ldexp(Z, shift)
         norms = _squared_norms(Z)
-    with np.errstate(all="ignore"):  # rounding is accounted for; see _violator, negative_margin
-        report = _solve(Z, norms, _warm_start(Z, previous, shift), exact=exact)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    try:
+        with np.errstate(all="ignore"):  # rounding is accounted for: _violator, negative_margin
+            report = _solve(Z, norms, _warm_start(Z, previous, shift), exact, deadline)
+    except _OutOfTime:
+        radius = math.sqrt(float(np.max(_squared_norms(X))))
+        return _undefined(
+            radius,
+            f"not computed: {X.shape[1]} features × {X.shape[0]:,} rows take longer than "
+            f"{seconds:g} s, and the window must not wait",
+        )
     if shift == 0:
         return report
     return replace(
@@ -285,7 +317,11 @@ def margin_report_for(
 
 
 def _solve(
-    Z: FloatArray, norms: FloatArray, warm: tuple[list[int], list[float]], *, exact: bool
+    Z: FloatArray,
+    norms: FloatArray,
+    warm: tuple[list[int], list[float]],
+    exact: bool,
+    deadline: float | None,
 ) -> MarginReport:
     """The report for the signed feature vectors Z (column-major), from a warm start or not;
     `exact`: proved exactly at any number of features."""
@@ -298,9 +334,9 @@ def _solve(
         outcome = "warm"
     else:
         corral, weights = [int(np.argmin(norms))], np.ones(1)
-        corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D)
+        corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D, deadline)
     if wide and outcome == "warm":
-        corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D)
+        corral, weights, outcome = _float_wolfe(Z, radius, corral, weights, 100 + 10 * D, deadline)
     if wide and (outcome != "unfinished" or D > _EXACT_FALLBACK_FEATURES):
         report = _float_report(
             Z, norms, radius, corral, weights, outcome, strict=D <= _EXACT_FALLBACK_FEATURES
@@ -309,7 +345,7 @@ def _solve(
             return report
     total = math.fsum(weights.tolist())
     start = [Fraction(w) / Fraction(total) for w in weights.tolist()]
-    support, exact_weights, p = _exact_wolfe(Z, radius, corral, start)
+    support, exact_weights, p = _exact_wolfe(Z, radius, corral, start, deadline)
     square = sum((c * c for c in p), Fraction(0))
     rows = tuple(tuple(row) for row in Z[support].tolist())
     kept = tuple(float(w) for w in exact_weights)
@@ -369,8 +405,14 @@ def _separable_report(
     )
 
 
-def _undefined(radius: float) -> MarginReport:
-    return MarginReport(gamma=math.nan, radius=radius, bound=math.inf, separator=None)
+def _undefined(radius: float, reason: str = "") -> MarginReport:
+    return MarginReport(
+        gamma=math.nan, radius=radius, bound=math.nan, separator=None, reason=reason, decided=False
+    )
+
+
+class _OutOfTime(Exception):
+    """The solve's time budget ran out (see `margin_report_for`'s `seconds`)."""
 
 
 def _float_report(

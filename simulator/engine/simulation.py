@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -114,7 +114,13 @@ class Simulation(SimulationRun, SimulationSnapshot):
         initial_weights: None (the learner's default), "zeros", "ones", "random", or the
             numbers (its state's shape, or flat).
         tolerance: the relative weight change under which Adaline has settled.
+
+    `Simulation.theory_seconds`: a time budget for γ* (None, the default: none). The window
+    sets it (`THEORY_SECONDS`), so that data whose γ* would take minutes (nine classes of
+    the 150-variable disjunction: 93 s) show "—" with the reason instead of freezing it.
     """
+
+    theory_seconds: ClassVar[float | None] = None
 
     def __init__(
         self,
@@ -270,7 +276,9 @@ class Simulation(SimulationRun, SimulationSnapshot):
         feature space (cached)."""
         if self._margin_report is None:
             Z, labels = self._learner.theory_rows(self._train_X, self._train_y)
-            self._margin_report = margin_report_for(Z, labels, self._previous_report)
+            self._margin_report = margin_report_for(
+                Z, labels, self._previous_report, seconds=Simulation.theory_seconds
+            )
         return self._margin_report
 
     def adaline_report(self, *, least_squares: bool = True) -> AdalineReport:

@@ -62,7 +62,7 @@ def _header(frame: Frame, *, wide: bool) -> list[tuple[str, str]]:
         status = f"converged at trial {s.converged_at}"
     elif s.diverged:
         status = "diverged"
-    elif not r.separable and len(frame.dataset):
+    elif not r.separable and r.decided and len(frame.dataset):
         status = "not linearly separable"
     gamma, radius = frame.learner.symbols
     theory = (

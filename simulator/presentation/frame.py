@@ -159,7 +159,7 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
             f"Not linearly separable: points {i + 1} and {j + 1} sit at the same place with "
             "different labels."
         )
-    if not report.separable:
+    if not report.separable and report.decided:
         where = "" if sim.features.bias else " through the origin (bias is off)"
         return f"Not linearly separable: no line{where} splits the classes, so k has no bound."
     if sum(1 for c in ds.classes if ds.count(c)) < 2:

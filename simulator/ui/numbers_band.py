@@ -167,7 +167,7 @@ class NumbersBand(QWidget):
             self.names[cell].setText(name)
             self._set_value(cell, value)
         self.status.setText(frame.status)
-        alarming = s.diverged or (not r.separable and len(frame.dataset) > 0)
+        alarming = s.diverged or (not r.separable and r.decided and len(frame.dataset) > 0)
         colour = "#B03000" if alarming else "#1A5E20" if s.converged else "#222222"
         sheet = f"color: {colour};"
         if sheet != self.status.styleSheet():

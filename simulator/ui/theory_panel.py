@@ -296,7 +296,7 @@ class TheoryPanel(QWidget):
             )
         status = frame.status + (f" {frame.boundary_note}" if frame.boundary_note else "")
         self.status.setText(status)
-        alarming = s.diverged or (not r.separable and len(frame.dataset) > 0)
+        alarming = s.diverged or (not r.separable and r.decided and len(frame.dataset) > 0)
         sheet = (
             "color: #B03000; font-weight: bold;"
             if alarming

@@ -603,9 +603,9 @@ def _counting_reports(monkeypatch):
     asked = []
     real = simulation_module.margin_report_for
 
-    def counting(X, labels, previous=None):
+    def counting(X, labels, previous=None, **options):
         asked.append(X.shape)
-        return real(X, labels, previous)
+        return real(X, labels, previous, **options)
 
     monkeypatch.setattr(simulation_module, "margin_report_for", counting)
     return asked

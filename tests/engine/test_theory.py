@@ -615,3 +615,19 @@ def test_the_lab_s_exact_column_is_exact_beyond_sixteen_features():
         (perceptron,) = race(stream, ("perceptron",), variables=variables, exact=True)
         assert perceptron.exact_bound is not None and perceptron.bound is not None
         assert perceptron.mistakes <= perceptron.exact_bound <= perceptron.bound
+
+
+def test_a_margin_over_its_time_budget_is_no_verdict(monkeypatch):
+    # Nine classes of the 150-variable disjunction took 93 s in the window (random actions).
+    # With a budget that has passed at once, γ* is "—" with its reason, never "not separable".
+    from simulator.presentation.frame import build_frame
+
+    ds = load_preset("or")
+    monkeypatch.setattr(Simulation, "theory_seconds", -1.0)
+    sim = Simulation(ds)
+    report = sim.margin_report()
+    assert math.isnan(report.gamma) and not report.decided
+    assert "not computed" in report.reason
+    assert "separable" not in build_frame(sim).status
+    monkeypatch.setattr(Simulation, "theory_seconds", None)
+    assert Simulation(ds).margin_report().decided  # the engine's default: no budget

@@ -4,7 +4,7 @@ test of its own."""
 import numpy as np
 import pytest
 
-from simulator.engine import Settings, Simulation, load_preset
+from simulator.engine import Dataset, Settings, Simulation, load_preset
 from simulator.presentation.trace import trace_of
 
 
@@ -123,3 +123,14 @@ def test_a_multiclass_learner_from_a_random_w0_has_the_general_bound(algorithm):
     assert bound is not None and bound.general and np.isfinite(bound.value)
     simulation.run(10_000)
     assert simulation.converged and simulation.mistakes <= bound.value
+
+
+@pytest.mark.parametrize("algorithm", ["winnow", "balanced-winnow"])
+def test_a_winnow_promotion_that_overflows_stops_the_run_with_words(algorithm):
+    # Random actions, shard 1, action 4220: α = 10⁶ and an input of 400 promote a weight
+    # by 10²⁴⁰⁰; math.pow raised OverflowError (C's pow gives ∞) into Qt.
+    parameters = {"promotion": 1e6} | ({"threshold": 1e12} if algorithm == "winnow" else {})
+    ds = Dataset([[400.0, 1.0], [0.0, 1.0]], [1, -1])
+    sim = Simulation(ds, algorithm, **parameters)
+    sim.run(100)
+    assert sim.diverged and "overflowed" in sim.divergence_reason

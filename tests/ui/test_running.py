@@ -310,7 +310,7 @@ def test_a_settings_change_or_reset_does_not_compute_gamma_again(window, monkeyp
     asked = []
     real = simulation_module.margin_report_for
     monkeypatch.setattr(
-        simulation_module, "margin_report_for", lambda *a: asked.append(1) or real(*a)
+        simulation_module, "margin_report_for", lambda *a, **k: asked.append(1) or real(*a, **k)
     )
     assert controller.update_settings(learning_rate=0.5, order="random", seed=5)
     controller.step()

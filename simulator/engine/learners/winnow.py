@@ -58,9 +58,18 @@ def _powers(base: float, exponents: FloatArray) -> FloatArray:
     """base ** e for each e, by the C library's pow (as the compiled loop computes them;
     NumPy's vectorised power may round otherwise): once per distinct exponent."""
     values, inverse = np.unique(exponents, return_inverse=True)
-    powers = np.array([math.pow(base, v) for v in values.tolist()])
+    powers = np.array([_pow(base, v) for v in values.tolist()])
     result: FloatArray = powers[inverse].reshape(exponents.shape)
     return result
+
+
+def _pow(base: float, exponent: float) -> float:
+    """C's pow for a base > 0: ∞ where the result overflows (math.pow raises there, and the
+    run's refusal of an overflowing update must see the ∞)."""
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        return math.inf
 
 
 def _power_of_two(value: float) -> bool:
