@@ -250,26 +250,42 @@ class Runner(Judge):
             count = module.learn(
                 segment.X, segment.y, scan.order, self.cyclic, scan.position, scan.end,
                 family[0], family[1], theta, offset, self.tie_code,
-                w, e, none if live.counts is None else live.counts[:, 0], segment.largest,
+                w, e, none if live.counts is None else live.counts, segment.largest,
                 leg.stop_on_mistake, budget, scan.out[scan.position - scan.start :], found,
                 before_w, before_e, status, scale,
                 none.view(np.bool_) if exact else scan.certain[scan.position - scan.start :],
             )  # fmt: skip
             code, at, nfound = (int(v) for v in status)
-            made = nfound - (code == 3)
+            made = nfound - (code in (3, 5))
             scan.position += count
             self._take_compiled(live, segment, scan, found[:nfound], made, w, e, before_w, before_e)
-            if code == 2:
-                self._decide_exactly(live, segment, scan, at, leg)
-                if leg.stop_on_mistake and scan.found and scan.found[-1] == scan.first_trial + at:
+            if code in (2, 5):
+                if code == 2:
+                    self._decide_exactly(live, segment, scan, at, leg)
+                else:  # a mistake whose update needs exact arithmetic: the learner makes it
+                    self._learn_here(live, segment, scan, at, leg)
+                if self._paused(live, scan, leg, at):
                     break
                 continue
             if code == 3:  # the mistake's update overflowed: the learner says why
-                self._refused(live, segment, scan, at, leg)
+                self._learn_here(live, segment, scan, at, leg)
             if code == 4 and self._time_left(live, scan, leg):
                 continue
             break
         return True
+
+    @staticmethod
+    def _paused(live: Live, scan: _Scan, leg: Leg, at: int) -> bool:
+        """Whether a stretch must end after the trial at position `at`, which Python
+        decided or learned from: it diverged, or was a mistake that ends the leg."""
+        if live.diverged_at is not None:
+            return True
+        mistake = bool(scan.found) and scan.found[-1] == scan.first_trial + at
+        return mistake and (
+            leg.stop_on_mistake
+            or (leg.update_budget is not None and live.updates - scan.updates >= leg.update_budget)
+            or (leg.deadline is not None and time.perf_counter() >= leg.deadline)
+        )
 
     @staticmethod
     def _time_left(live: Live, scan: _Scan, leg: Leg) -> bool:
@@ -322,10 +338,10 @@ class Runner(Judge):
             scan.found.append(t)
             self._learn(live, segment, t, i, signed, True, leg.record)
 
-    def _refused(self, live: Live, segment: Segment, scan: _Scan, k: int, leg: Leg) -> None:
-        """The update of the mistake at position k overflowed (the compiled loop did not
-        make it): the learner's own update is refused with its reason, or the score was
-        not a number."""
+    def _learn_here(self, live: Live, segment: Segment, scan: _Scan, k: int, leg: Leg) -> None:
+        """The update of the mistake at position k, which the compiled loop did not make:
+        the learner makes it (the multiclass perceptron's runner-up decided exactly), or
+        refuses it with its reason (it overflowed), or the score was not a number."""
         i = int(scan.order[k])
         t = scan.first_trial + k
         signed = float(scan.out[k - scan.start])

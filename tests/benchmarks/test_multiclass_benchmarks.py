@@ -4,9 +4,9 @@
 
 Run with: pytest tests/benchmarks/test_multiclass_benchmarks.py -s
 
-Known shortfall (2026-11-26): the epoch takes 1.78 s against the binary perceptron's 6.9 ms
-(258x): the compiled learning loop (_learn.c) has no multiclass family, so every mistake
-of the multiclass perceptron is learned in Python. The frames hold (9.8 ms, 10.5 ms).
+The multiclass perceptron's epoch runs in the compiled learning loop (_learn.c, family 5);
+before it, every mistake was learned in Python (1.78 s against 6.9 ms, 258x). The frames
+hold (9.8 ms, 10.5 ms).
 """
 
 import numpy as np

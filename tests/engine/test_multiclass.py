@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator.engine import Dataset, Simulation, kessler_points, load_preset
+from simulator.engine.learners import exact
 from simulator.engine.records import Settings
 from simulator.engine.session import load_session, save_session
+from tests.helpers.learners import without_compiled_loops
 
 
 def test_the_notes_example_maps_a_point_to_its_kessler_vectors():
@@ -142,3 +144,114 @@ def test_a_session_keeps_the_classes_and_their_names(tmp_path):
     again = session.simulation()
     assert session.verify(again) is None
     np.testing.assert_array_equal(again.weights, sim.weights)
+
+
+def overlapping_blobs(n, classes, seed, decimals=None):
+    """n points in `classes` Gaussian blobs on a circle, close enough to overlap (every epoch
+    errs), rounded to `decimals` if given (ties between classes' scores)."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, classes, n)
+    labels[:classes] = range(classes)
+    angles = 2 * np.pi * labels / classes
+    points = 1.5 * np.column_stack((np.cos(angles), np.sin(angles))) + rng.normal(0, 1, (n, 2))
+    return Dataset(points if decimals is None else np.round(points, decimals), labels)
+
+
+def trajectory(ds, trials, **kwargs):
+    """(mistake trials, W after each of them, the run's last trial) of a run in one go, and
+    the W after each mistake from a run stopped at every mistake."""
+    sim = Simulation(ds, "multiclass-perceptron", **kwargs)
+    sim.run(trials, until_converged=False)
+    mistakes = sim.mistake_trials().tolist()
+    stopping = Simulation(ds, "multiclass-perceptron", **kwargs)
+    after = []
+    for t in mistakes:
+        stopping.run(t - stopping.trials, until_converged=False)
+        after.append(stopping.weights.copy())
+    assert np.array_equal(stopping.weights if not mistakes else after[-1], sim.weights)
+    return mistakes, after, sim.weights.copy(), sim.last_trial
+
+
+def compiled_and_numpy(monkeypatch, ds, trials, **kwargs):
+    assert exact.learning is not None, "the compiled loop (_learn.c) was not built"
+    compiled = trajectory(ds, trials, **kwargs)
+    with monkeypatch.context() as patch:
+        without_compiled_loops(patch)
+        plain = trajectory(ds, trials, **kwargs)
+    return compiled, plain
+
+
+def assert_same_trajectory(compiled, plain):
+    assert compiled[0] == plain[0]  # the mistakes
+    assert len(compiled[1]) == len(plain[1])
+    for a, b in zip(compiled[1], plain[1], strict=True):  # W after each, bit for bit
+        assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
+    assert np.array_equal(compiled[2], plain[2])
+    assert compiled[3] == plain[3]  # the last trial: its verdict, certain or not
+
+
+DATASETS = {
+    "iris3": lambda: load_preset("iris3"),
+    "blobs3": lambda: load_preset("blobs3"),
+    "blobs-3": lambda: overlapping_blobs(120, 3, 1),
+    "blobs-4": lambda: overlapping_blobs(120, 4, 2),
+    "blobs-5": lambda: overlapping_blobs(120, 5, 3),
+}
+
+
+@pytest.mark.parametrize("order", ["cyclic", "random"])
+@pytest.mark.parametrize("rate", [1.0, 0.5, 0.1])
+@pytest.mark.parametrize("data", sorted(DATASETS))
+def test_the_compiled_loop_follows_the_numpy_path_bit_for_bit(monkeypatch, data, rate, order):
+    """The compiled multiclass family (_learn.c, family 5) against the learner's NumPy
+    path: the same mistakes and the same W after each of them."""
+    ds = DATASETS[data]()
+    compiled, plain = compiled_and_numpy(
+        monkeypatch, ds, 1500, learning_rate=rate, order=order, seed=4
+    )
+    assert_same_trajectory(compiled, plain)
+    assert compiled[0]  # it learned something
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    classes=st.integers(3, 5),
+    decimals=st.sampled_from([None, 0, 1]),
+    rate=st.sampled_from([1.0, 0.5, 0.1]),
+    order=st.sampled_from(["cyclic", "random"]),
+    bias=st.booleans(),
+)
+def test_the_compiled_loop_follows_it_on_random_blobs(seed, classes, decimals, rate, order, bias):
+    """Random overlapping blobs of 3–5 classes, rounded or not (whole numbers tie classes'
+    scores: verdicts and runner-ups that the floats cannot decide go to exact arithmetic)."""
+    ds = overlapping_blobs(40, classes, seed, decimals)
+    kwargs = {"learning_rate": rate, "order": order, "seed": seed, "bias": bias}
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        compiled, plain = compiled_and_numpy(monkeypatch, ds, 400, **kwargs)
+    assert_same_trajectory(compiled, plain)
+
+
+def test_the_multiclass_family_reaches_python_only_where_floats_cannot_decide(monkeypatch):
+    """On whole-number data the loop leaves ties (status 2) and undecided runner-ups
+    (status 5) to the learner's exact shadow, and the run is the exact oracle's."""
+    codes = []
+    real = exact.learning
+
+    class Spy:
+        @staticmethod
+        def learn(*args):
+            scored = real.learn(*args)
+            codes.append(int(args[21][0]))
+            return scored
+
+    monkeypatch.setattr(exact, "learning", Spy)
+    ds = overlapping_blobs(60, 4, 7, decimals=0)
+    sim = Simulation(ds, "multiclass-perceptron")
+    sim.run(2000, until_converged=False)
+    assert 2 in codes and 5 in codes
+    text = [[repr(float(v)) for v in p] for p in ds.points]
+    indices = [trial.index for trial in sim.trial_records(1, sim.trials)]
+    mistakes, w = multiclass_oracle(text, ds.labels.tolist(), 4, Fraction(1), True, indices)
+    assert sim.mistake_trials().tolist() == mistakes
+    assert sim.weights.tolist() == [[float(v) for v in row] for row in w]

@@ -139,12 +139,28 @@ class MulticlassPerceptron(Learner):
             return self._scores(state.w, np.ascontiguousarray(X, dtype=np.float64))
 
     def _bounds(self, state: State, X: FloatArray) -> FloatArray:
-        """Each score's rounding-error bound (learners.exact.tie_terms, per class)."""
-        columns = []
+        """Each score's rounding-error bound (learners.exact.tie_terms, per class), one row
+        per class."""
+        size = np.abs(X)
+        bounds = np.empty((state.w.shape[0], X.shape[0]))
         for k in range(state.w.shape[0]):
             c, theta_err = tie_terms(state.w[k], state.error[k], 0.0)
-            columns.append(dot_rows(np.abs(X), c) + theta_err)
-        return np.column_stack(columns)
+            bounds[k] = dot_rows(size, c)
+            bounds[k] += theta_err
+        return bounds
+
+    @staticmethod
+    def _largest_bound(state: State, X: FloatArray) -> float:
+        """A number no bound of `_bounds` on rows X exceeds, rounding included (as
+        runner.terms' bmax: twice max|x|·Σc + θ_err, with room for the sums' rounding)."""
+        largest = float(np.max(np.abs(X))) if X.size else 0.0
+        d = X.shape[1]
+        ceiling = 0.0
+        for k in range(state.w.shape[0]):
+            c, theta_err = tie_terms(state.w[k], state.error[k], 0.0)
+            bound = 2.0 * (largest * float(np.sum(c)) + theta_err) * (1.0 + 8.0 * d * 2.0**-53)
+            ceiling = bound if not bound <= ceiling else ceiling  # a NaN stays
+        return ceiling
 
     def signed_scores(
         self, state: State, X: FloatArray, y: NDArray[np.int8]
@@ -152,15 +168,22 @@ class MulticlassPerceptron(Learner):
         """v = s_y − max_{k≠y} s_k (right iff > 0; a tie is a mistake), certain where the
         rounding bounds of the two scores cannot reach across."""
         with np.errstate(over="ignore", invalid="ignore"):
-            scores = self._scores(state.w, X)
-            bounds = self._bounds(state, X)
-        rows = np.arange(X.shape[0])
-        labels = np.asarray(y, dtype=np.intp)
-        others = scores.copy()
-        others[rows, labels] = -np.inf
-        j = np.argmax(others, axis=1)
-        v = scores[rows, labels] - others[rows, j]
-        reach = bounds[rows, labels] + bounds[rows, j]
+            others = np.empty((state.w.shape[0], X.shape[0]))  # one row per class
+            for k in range(state.w.shape[0]):
+                others[k] = dot_rows(X, state.w[k])
+            rows = np.arange(X.shape[0])
+            labels = np.asarray(y, dtype=np.intp)
+            own = others[labels, rows]
+            others[labels, rows] = -np.inf
+            j = _first_argmax(others)
+            v = own - others[j, rows]
+            # The bounds only of rows whose |v| some bound might reach (else 0: certain).
+            near = np.flatnonzero(~(np.abs(v) > 4.0 * self._largest_bound(state, X)))
+            reach = np.zeros(X.shape[0])
+            if near.size:
+                bounds = self._bounds(state, X[near])
+                at = np.arange(near.size)
+                reach[near] = bounds[labels[near], at] + bounds[j[near], at]
         certain = np.abs(v) > 2.0 * reach  # twice: the subtraction rounds too
         return np.where(certain, v, np.where(np.abs(v) <= 2.0 * reach, 0.0, v)), certain
 
@@ -168,7 +191,7 @@ class MulticlassPerceptron(Learner):
         """j, the highest-scoring class other than y (lowest index on ties), decided
         exactly where the floats cannot tell two scores apart."""
         scores = self._scores(state.w, step.x.reshape(1, -1))[0]
-        bounds = self._bounds(state, step.x.reshape(1, -1))[0]
+        bounds = self._bounds(state, step.x.reshape(1, -1))[:, 0]
         scores[step.y] = -np.inf
         best = int(np.argmax(scores))
         close = np.flatnonzero(scores >= scores[best] - 2.0 * (bounds + bounds[best]))
@@ -196,6 +219,16 @@ class MulticlassPerceptron(Learner):
         w.setflags(write=False)
         error.setflags(write=False)
         return state.but(w=w, error=error)
+
+    def compiled_family(self) -> tuple[int, float, float] | None:
+        """The multiclass family (5) with its step η and K, for the compiled loop (None for a
+        subclass that scores or learns its own way)."""
+        kind = type(self)
+        own = all(
+            getattr(kind, name) is getattr(MulticlassPerceptron, name)
+            for name in ("learn", "runner_up", "signed_scores", "_scores", "_bounds")
+        )
+        return (5, float(self.learning_rate), float(self.count)) if own else None
 
     def increments(self, state: State, step: Step) -> tuple[tuple[int, int], ...]:
         return ((step.y, 1), (self.runner_up(state, step), -1))
@@ -312,6 +345,19 @@ class MulticlassPerceptron(Learner):
 
     def describe(self) -> str:
         return f"η = {self.learning_rate:g}, K = {self.count}"
+
+
+def _first_argmax(values: FloatArray) -> NDArray[np.intp]:
+    """np.argmax(values, axis=0) (the first maximum, or the first NaN) of a few rows of many
+    columns, quicker: a row at a time."""
+    top = np.max(values, axis=0)
+    if np.isnan(top).any():  # NumPy's own: the first NaN
+        first: NDArray[np.intp] = np.argmax(values, axis=0)
+        return first
+    best = np.zeros(values.shape[1], dtype=np.intp)
+    for k in range(values.shape[0] - 1, -1, -1):  # the lowest k equal to the top wins
+        np.copyto(best, k, where=values[k] == top)
+    return best
 
 
 def _blocks(rows: FloatArray, vector: Any) -> str:
