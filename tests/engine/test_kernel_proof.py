@@ -127,3 +127,33 @@ def test_the_linear_learners_proof_weights_are_their_weights():
     ws, proof_ws = sim.after_mistakes(1, sim.mistakes, sim.learner.weights, sim.proof_weights)
     np.testing.assert_array_equal(ws, proof_ws)
     np.testing.assert_array_equal(ws, sim.weights_after_mistakes(1, sim.mistakes))
+
+
+@pytest.mark.parametrize("algorithm", ["kernel-perceptron", "perceptron"])
+def test_a_proof_followed_a_few_mistakes_at_a_time_is_the_whole_one(algorithm):
+    """The window asks with a budget; after an edit (other u*), it is replayed again."""
+    ds = ellipse() if algorithm == "kernel-perceptron" else load_preset("separable")
+    whole = Simulation(ds, algorithm)
+    whole.run(20_000)
+    expected = proved(whole)
+    sim = Simulation(ds, algorithm)
+    sim.run(20_000)
+    trace = trace_of(sim)
+    followed = trace.followed(3)
+    while not followed.complete:
+        assert len(followed.proof.along) <= len(followed.weights) + 1
+        followed = trace.followed(3)
+    np.testing.assert_array_equal(followed.proof.along, expected.along)
+    np.testing.assert_array_equal(followed.proof.norm, expected.norm)
+    # Without its last point the data have another u*: every A_k is computed anew.
+    sim.replace_dataset(Dataset(ds.points[:-1], ds.labels[:-1]))
+    trace = trace_of(sim)
+    followed = trace.followed(2)
+    while not followed.complete:
+        followed = trace.followed(2)
+    proof = followed.proof
+    assert proof.applies and len(proof.along) == sim.mistakes + 1
+    u = np.array(sim.margin_report().separator)
+    last = sim.proof_weights()
+    if np.all(np.isfinite(last)):
+        assert proof.along[-1] == pytest.approx(last @ u / proof.gamma, rel=1e-9)
