@@ -339,7 +339,7 @@ def _proof(sim: Simulation) -> dict[str, Value]:
     if why is not None:
         return dict.fromkeys(("A", "B"), NotApplicable(why))
     assert bound is not None and report.separator is not None
-    w, w0 = sim.weights.ravel(), sim.initial_weights.ravel()
+    w, w0 = sim.proof_weights(), sim.proof_weights(start=True)
     u = np.asarray(report.separator, dtype=np.float64)
     eta, gamma, radius = bound.rate, float(report.gamma), float(report.radius)
     return {

@@ -4,6 +4,7 @@ and how a stretch of trials is run (`Leg`)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -13,7 +14,7 @@ from numpy.typing import NDArray
 from simulator.engine.history import Segment
 from simulator.engine.learners import LinearScorer, State
 
-__all__ = ["REPLAY", "LastTrial", "Leg", "Live", "Terms"]
+__all__ = ["REPLAY", "LastTrial", "Leg", "Live", "Sink", "Terms"]
 
 FloatArray = NDArray[np.float64]
 
@@ -29,16 +30,35 @@ class Terms:
 
 
 @dataclass(frozen=True, slots=True)
+class Sink:
+    """What a replay collects after each mistake: each of `collect` applied to the state
+    after it (the learner's w, its w in the space of its theory rows…), one list each."""
+
+    collect: tuple[Callable[[State], FloatArray], ...]
+    values: tuple[list[FloatArray], ...]
+
+    @classmethod
+    def of(cls, *collect: Callable[[State], FloatArray]) -> Sink:
+        return cls(collect, tuple([] for _ in collect))
+
+    def take(self, state: State, count: int = 1) -> None:
+        """Note `state` as the state after `count` more mistakes (each made no update)."""
+        if count > 0:
+            for collect, values in zip(self.collect, self.values, strict=True):
+                values.extend([collect(state)] * count)
+
+
+@dataclass(frozen=True, slots=True)
 class Leg:
     """How a stretch of trials is run: whether it writes the history, and what ends it
     early: the first mistake, the wall-clock `deadline` (`time.perf_counter`), or
-    `update_budget` updates. `sink` collects the effective w after each mistake (replay)."""
+    `update_budget` updates. `sink` collects what it is asked to after each mistake (replay)."""
 
     record: bool
     stop_on_mistake: bool = False
     deadline: float | None = None
     update_budget: int | None = None
-    sink: list[FloatArray] | None = None
+    sink: Sink | None = None
 
 
 REPLAY = Leg(record=False)

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from simulator.engine.history import History, Segment
 from simulator.engine.learners import EpochSteps, Learner, State, Step, Updates
 from simulator.engine.learners import exact as exact_module
-from simulator.engine.live import REPLAY, LastTrial, Leg, Live, Terms
+from simulator.engine.live import REPLAY, LastTrial, Leg, Live, Sink, Terms
 from simulator.engine.verdicts import Judge
 
 __all__ = ["REPLAY", "LastTrial", "Leg", "Live", "Runner"]
@@ -104,7 +104,7 @@ class Runner(Judge):
         return end - start
 
     def one_trial(
-        self, live: Live, segment: Segment, *, record: bool, sink: list[FloatArray] | None = None
+        self, live: Live, segment: Segment, *, record: bool, sink: Sink | None = None
     ) -> None:
         """Run the trial after `live.trials` alone, in NumPy: the reference the fast path
         follows. Its record is left in `live.last`."""
@@ -136,7 +136,7 @@ class Runner(Judge):
         if position == segment.n - 1:
             self.end_epoch(live, segment, record)
         if sink is not None and mistake:
-            sink.append(learner.weights(live.state))
+            sink.take(live.state)
         live.last = LastTrial(t, segment, i, signed, mistake, before, live.state, certain)
 
     @staticmethod
@@ -220,7 +220,7 @@ class Runner(Judge):
             if scan.position == segment.n and not learning:
                 scan.epoch_end_mistake = True  # w after the epoch's own update, at its end
             else:
-                leg.sink.append(self.learner.weights(live.state))
+                leg.sink.take(live.state)
         return True
 
     def _compiled_learning(self, live: Live, segment: Segment, scan: _Scan, leg: Leg) -> bool:
@@ -376,7 +376,7 @@ class Runner(Judge):
         if scan.position == segment.n:
             self.end_epoch(live, segment, leg.record)
         if leg.sink is not None and scan.epoch_end_mistake:
-            leg.sink.append(self.learner.weights(live.state))
+            leg.sink.take(live.state)
         live.last = LastTrial(
             live.trials, segment, i, signed, mistake, scan.scored_with, live.state,
             bool(scan.certain[last - scan.start]),
@@ -403,7 +403,7 @@ class Runner(Judge):
         at_end = bool(trials[-1] == scan.first_trial + segment.n - 1)
         scan.epoch_end_mistake = scan.epoch_end_mistake or at_end
         if leg.sink is not None:
-            leg.sink.extend([self.learner.weights(live.state)] * (found.size - at_end))
+            leg.sink.take(live.state, int(found.size) - at_end)
 
     # -- updates and the end of an epoch -----------------------------------------------------
 

@@ -59,7 +59,7 @@ from numpy.typing import ArrayLike, NDArray
 from simulator.engine.dataset import Dataset
 from simulator.engine.features import FeatureMap
 from simulator.engine.history import History
-from simulator.engine.learners import TIES, Bound, Theory, make_learner
+from simulator.engine.learners import TIES, Bound, State, Theory, make_learner
 from simulator.engine.live import Live
 from simulator.engine.records import Settings, Snapshot, Trial
 from simulator.engine.runner import Runner
@@ -252,6 +252,7 @@ class Simulation(SimulationRun, SimulationSnapshot):
             self, "_previous_report", None
         )
         self._margin_report = None
+        self._theory_rows = None
         self._adaline_report = None
 
     def _reuse_reports(self, previous: Simulation) -> None:
@@ -265,6 +266,7 @@ class Simulation(SimulationRun, SimulationSnapshot):
             return
         if previous._learner.theory_key() == self._learner.theory_key():
             self._margin_report = previous._margin_report
+            self._theory_rows = previous._theory_rows
             self._previous_report = previous._previous_report
         self._adaline_report = previous._adaline_report
 
@@ -275,11 +277,27 @@ class Simulation(SimulationRun, SimulationSnapshot):
         """R, γ*, R²/γ*² and the optimal separator of the current data, in the learner's
         feature space (cached)."""
         if self._margin_report is None:
-            Z, labels = self._learner.theory_rows(self._train_X, self._train_y)
+            Z, labels = self.theory_rows()
             self._margin_report = margin_report_for(
                 Z, labels, self._previous_report, seconds=Simulation.theory_seconds
             )
         return self._margin_report
+
+    def theory_rows(self) -> tuple[FloatArray, NDArray[np.int8]]:
+        """The learner's theory rows of the current data and their ±1 labels
+        (`Learner.theory_rows`: the rows whose γ*, R and u* `margin_report` gives; cached)."""
+        if self._theory_rows is None:
+            self._theory_rows = self._learner.theory_rows(self._train_X, self._train_y)
+        return self._theory_rows
+
+    def proof_weights(self, state: State | None = None, *, start: bool = False) -> FloatArray:
+        """The learner's w for `state` (None: the current one; `start`: w₀) in the space of
+        its theory rows, where γ*'s separator u* lives (`Learner.proof_weights`): what
+        Novikoff's proof multiplies by u*."""
+        if state is None:
+            state = self._initial if start else self._live.state
+        rows, _ = self.theory_rows()
+        return self._learner.proof_weights(state, self._train_X, self._train_y, rows)
 
     def adaline_report(self, *, least_squares: bool = True) -> AdalineReport:
         """The stable learning rates for the current data and, unless `least_squares=False`,

@@ -10,13 +10,14 @@ segments of data are opened and entered, checkpoints are spaced, and trial recor
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.history import Segment
 from simulator.engine.learners import State
-from simulator.engine.live import REPLAY, LastTrial, Leg, Live
+from simulator.engine.live import REPLAY, LastTrial, Leg, Live, Sink
 from simulator.engine.records import Trial
 from simulator.engine.simulation_state import SimulationState
 
@@ -91,18 +92,29 @@ class SimulationReplay(SimulationState):
     def weights_after_mistakes(self, first_k: int, last_k: int) -> FloatArray:
         """Effective w after the k-th recorded mistake, k = first_k..last_k (1-based), as an
         (m, n_features) array, by one replay."""
+        return self.after_mistakes(first_k, last_k, self._learner.weights)[0]
+
+    def after_mistakes(
+        self, first_k: int, last_k: int, *collect: Callable[[State], FloatArray]
+    ) -> tuple[FloatArray, ...]:
+        """Each of `collect` applied to the learner's state after the k-th recorded
+        mistake, k = first_k..last_k (1-based), an (m, size) array each, by one replay
+        (e.g. `learner.weights` and `proof_weights`: the weight curves and the proof)."""
         mistakes = self._history.mistakes
         if not 1 <= first_k <= last_k + 1 <= len(mistakes) + 1:
             raise IndexError(
                 f"no mistakes {first_k}..{last_k}: {len(mistakes)} mistakes are recorded"
             )
-        size = self._learner.weights(self._initial).size
+        sizes = [np.asarray(c(self._initial)).size for c in collect]
         if last_k < first_k:
-            return np.zeros((0, size))
+            return tuple(np.zeros((0, size)) for size in sizes)
         live = self._replay(int(mistakes[first_k - 1]) - 1)
-        sink: list[FloatArray] = []
+        sink = Sink.of(*collect)
         self._replay_to(live, int(mistakes[last_k - 1]), sink)
-        return np.array(sink, dtype=np.float64).reshape(-1, size)
+        return tuple(
+            np.array(values, dtype=np.float64).reshape(-1, size)
+            for values, size in zip(sink.values, sizes, strict=True)
+        )
 
     @property
     def last_trial(self) -> Trial | None:
@@ -284,7 +296,7 @@ class SimulationReplay(SimulationState):
         live.segment = self._history.segments[index] if index >= 0 else None
         return live
 
-    def _replay_to(self, live: Live, t: int, sink: list[FloatArray] | None = None) -> None:
+    def _replay_to(self, live: Live, t: int, sink: Sink | None = None) -> None:
         """Advance `live` to trial t along the recorded history, recording nothing."""
         segments = self._history.segments
         leg = REPLAY if sink is None else Leg(record=False, sink=sink)

@@ -49,6 +49,7 @@ class SimulationState:
     _largest: float
     _previous_report: MarginReport | None
     _margin_report: MarginReport | None
+    _theory_rows: tuple[FloatArray, NDArray[np.int8]] | None
     _adaline_report: AdalineReport | None
 
     # -- public state --------------------------------------------------------------------------

@@ -10,9 +10,12 @@ is new; `key` changes when an earlier part changed (a new run, or the recorded f
 replaced after points were edited at a rewound trial), and then a view redraws.
 
 The proof (Block–Novikoff, for learners whose bound it is, `Bound.proof`, on
-separable data), in feature space with the optimal unit separator u*, its margin γ* and
-R = maxᵢ ‖xᵢ‖. A mistake on (x, y) has y w·x <= 0 (whatever the tie rule: a tie that
-counts as a mistake has w·x = 0) and updates w ← w + η y x. So after the k-th mistake, from w₀:
+separable data), in the space of the learner's theory rows (the feature space; Kessler's
+vectors; a kernel's feature space, in the coordinates of a factor of its Gram matrix) with
+the optimal unit separator u*, its margin γ* and R = maxᵢ ‖xᵢ‖; w there is the learner's
+`proof_weights`, collected after each mistake by the same replay as its weights. A
+mistake on (x, y) has y w·x <= 0 (whatever the tie rule: a tie that counts as a mistake
+has w·x = 0) and updates w ← w + η y x. So after the k-th mistake, from w₀:
 
 - (w_k − w₀)·u* grows by η y x·u* >= ηγ* per mistake:   A_k = (w_k − w₀)·u*/(ηγ*) >= k;
 - ‖w_k‖² grows by 2η y w·x + η²‖x‖² <= η²R² per mistake: B_k = (‖w_k‖² − ‖w₀‖²)/(η²R²) <= k
@@ -34,7 +37,7 @@ import itertools
 import math
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import numpy as np
@@ -90,6 +93,7 @@ class Proof:
     start_norm2: float = 0.0  # ‖w₀‖²
     bound: float = math.inf  # where the line k meets the ceiling
     truncated: bool = False  # more mistakes than WEIGHTS_BUDGET allows to follow
+    separator: tuple[float, ...] = field(default=(), repr=False)  # u*, in its theory rows' space
 
     @property
     def applies(self) -> bool:
@@ -97,8 +101,12 @@ class Proof:
 
     @property
     def key(self) -> tuple[float, ...]:
-        """Changes when the same w would give other A_k, B_k (the data changed)."""
-        return (self.learning_rate, self.gamma, self.radius, self.start_along, self.start_norm2)
+        """Changes when the same w would give other A_k, B_k (the data changed; in a
+        kernel's space, also when the factor's coordinates did)."""
+        return (
+            self.learning_rate, self.gamma, self.radius, self.start_along, self.start_norm2,
+            *self.separator,
+        )  # fmt: skip
 
 
 def ceiling(proof: Proof, k: FloatArray) -> FloatArray:
@@ -262,25 +270,50 @@ class _Tracer:
     def _follow(
         self, sim: Simulation, mistake_trials: IntArray, m: int, budget: int | None
     ) -> Followed:
-        """w after the first m mistakes (at most `budget` more computed now), and the proof."""
-        rule = sim.rule
+        """w after the first m mistakes and the proof's A_k, B_k (at most `budget` more
+        mistakes replayed now, both collected by the same replay)."""
         proof = self._proof(sim)
+        rule = sim.rule
         if not rule.moves_on_mistakes_only:
             if proof.applies:  # A_k and B_k are of w after each mistake: none to show
                 proof = Proof(f"{rule.title}'s w is not followed after each mistake.",
                               proof.along, proof.norm)  # fmt: skip
             return Followed(proof, None, True)
+        if proof.applies and (proof.key != self.proof_key or not len(self.along)):
+            # Other data, other u* (and, in a kernel's space, other coordinates): every
+            # A_k, B_k is computed again, by replay.
+            self.along.truncate(0)
+            self.norm.truncate(0)
+            self.along.append(0.0)  # k = 0: w = w₀
+            self.norm.append(0.0)
+            self.proof_key = proof.key
         known = len(self.trials)
+        proven = len(self.along) - 1 if proof.applies else known
+        first = min(known, proven)
         need = min(m, self.limit)
         if budget is not None:
-            need = min(need, known + max(0, budget))
-        if need > known:
-            self.weights.extend(sim.weights_after_mistakes(known + 1, need))
-            self.trials.extend(mistake_trials[known:need])
+            need = min(need, first + max(0, budget))
+        if need > first:
+            collect = [sim.learner.weights]
+            if proof.applies:
+                collect.append(sim.proof_weights)
+            found = sim.after_mistakes(first + 1, need, *collect)
+            if need > known:
+                self.weights.extend(found[0][known - first :])
+                self.trials.extend(mistake_trials[known:need])
+            if proof.applies and need > proven:
+                self._squeeze(sim, proof, found[1][proven - first :])
         shown = min(m, len(self.trials))
         complete = shown >= min(m, self.limit)
         if proof.applies:
-            proof = self._squeeze(sim, proof, shown, m > self.limit)
+            proven = min(m, len(self.along) - 1)
+            complete = complete and proven >= min(m, self.limit)
+            proof = replace(
+                proof,
+                along=self.along.view[: proven + 1],
+                norm=self.norm.view[: proven + 1],
+                truncated=m > self.limit,
+            )
         return Followed(proof, self.weights.view[:shown], complete)
 
     def _proof(self, sim: Simulation) -> Proof:
@@ -305,7 +338,9 @@ class _Tracer:
                 empty,
                 empty,
             )
-        w0 = _flat(sim.initial_weights)  # K classes: W's rows in a row, as Kessler's u* is
+        # w₀ in the space of u* (K classes: W's rows in a row, as Kessler's u* is; a
+        # kernel's: the factor's coordinates).
+        w0 = sim.proof_weights(start=True)
         u = np.asarray(report.separator, dtype=np.float64)
         eta = own.rate
         bound = own.value
@@ -320,40 +355,17 @@ class _Tracer:
             start_along=float(np.dot(w0, u)),
             start_norm2=float(np.dot(w0, w0)),
             bound=float(bound),
+            separator=tuple(u.tolist()),
         )
 
-    def _squeeze(self, sim: Simulation, proof: Proof, shown: int, truncated: bool) -> Proof:
-        """`proof` with A_k and B_k for k = 0…shown, computed only for the new mistakes."""
-        if proof.key != self.proof_key:  # other data, other u*: every value changes
-            self.along.truncate(0)
-            self.norm.truncate(0)
-            self.proof_key = proof.key
-        if not len(self.along):
-            self.along.append(0.0)  # k = 0: w = w₀
-            self.norm.append(0.0)
-        known = len(self.along) - 1
-        if len(self.trials) > known:
-            report = sim.margin_report()
-            u = np.asarray(report.separator, dtype=np.float64)
-            w0 = _flat(sim.initial_weights)
-            new = self.weights.view[known:]
-            eta, gamma, radius = proof.learning_rate, proof.gamma, proof.radius
-            self.along.extend(((new - w0) @ u) / (eta * gamma))
-            squares = np.einsum("ij,ij->i", new, new)
-            self.norm.extend((squares - proof.start_norm2) / (eta * radius) ** 2)
-        return Proof(
-            None,
-            self.along.view[: shown + 1],
-            self.norm.view[: shown + 1],
-            general=proof.general,
-            learning_rate=proof.learning_rate,
-            gamma=proof.gamma,
-            radius=proof.radius,
-            start_along=proof.start_along,
-            start_norm2=proof.start_norm2,
-            bound=proof.bound,
-            truncated=truncated,
-        )
+    def _squeeze(self, sim: Simulation, proof: Proof, vectors: FloatArray) -> None:
+        """A_k and B_k of the next mistakes, from w after each in the space of u*."""
+        u = np.asarray(proof.separator, dtype=np.float64)
+        w0 = sim.proof_weights(start=True)
+        eta, gamma, radius = proof.learning_rate, proof.gamma, proof.radius
+        self.along.extend(((vectors - w0) @ u) / (eta * gamma))
+        squares = np.einsum("ij,ij->i", vectors, vectors)
+        self.norm.extend((squares - proof.start_norm2) / (eta * radius) ** 2)
 
     def _floor(self, sim: Simulation) -> tuple[float | None, float | None]:
         """The mean squared error of the least-squares w_LS and of w₀ on the current data."""

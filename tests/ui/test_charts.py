@@ -213,6 +213,24 @@ def test_the_proof_chart_says_why_it_is_empty(qtbot, preset, settings, why):
     win.controller.undo_stack.setClean()
 
 
+def test_the_proof_chart_works_in_the_kernels_feature_space(qtbot):
+    """ring with the RBF kernel it brings: the curves A_k, B_k, k and the bound, not a note."""
+    preset = "ring"
+    win = make_window(qtbot, load_preset(preset), Settings("kernel-perceptron", kernel="rbf"))
+    win.controller.simulation.run(10_000)
+    win.controller.step()
+    chart = win.time.proof_chart
+    assert win.time.tabs.currentWidget() is chart or chart.isVisible()
+    assert chart.note.toPlainText() == "" and "no such promise" not in chart.caption
+    mistakes = win.controller.simulation.mistakes
+    assert chart.along.vertices == mistakes + 1 and chart.norm.vertices == mistakes + 1
+    assert chart.along.chunks[0].item.isVisible() and chart.line.isVisible()
+    assert chart.bound_line.isVisible()
+    assert chart.bound_line.value() == pytest.approx(win.controller.frame.mistake_bound)
+    assert "R²/γ*²" in chart.caption
+    win.controller.undo_stack.setClean()
+
+
 def test_the_mistakes_chart_steps_at_each_mistake_under_the_bound(qtbot, converged):
     c = converged.controller
     converged.time.tabs.setCurrentIndex(1)

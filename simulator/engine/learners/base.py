@@ -170,6 +170,14 @@ class Learner:
         """The vectors and ±1 labels whose γ*, R and R²/γ*² bound it (its training rows)."""
         return X, labels
 
+    def proof_weights(
+        self, state: State, X: FloatArray, labels: NDArray[Any], rows: FloatArray
+    ) -> FloatArray:
+        """w of `state` as a vector of the space of its theory rows `rows` (made from its
+        training rows X with `labels`), where γ*'s separator u* lives, for Novikoff's proof
+        (w·u*, ‖w‖²): by default its weights, a K-class W's rows one after another."""
+        return np.asarray(self.weights(state), dtype=np.float64).ravel()
+
     def theory_key(self) -> Any:
         """What its `theory_rows` depend on besides the data (a run's γ*, R and R²/γ*² carry
         over to a run of the same data in the same space): by default, which method makes

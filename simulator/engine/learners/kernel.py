@@ -28,6 +28,8 @@ the largest pivot first, stopped where the rest of the diagonal is below roundin
 of 6 for (x·z + 1)² in the plane, whatever n): the rows of L have the inner products of the
 φ_b(xᵢ), hence the same γ*, R and R²/γ*²: they are the learner's `theory_rows`, so the run's
 `margin_report()` (and the panel) find them exactly for those rows, in the kernel's space.
+The proof chart works there too: w = Σ αᵢ yᵢ φ_b(xᵢ) in the rows' coordinates is its
+`proof_weights`, so A_k = w·u*/ηγ* and B_k = ‖w‖²/η²R² are those of φ_b.
 """
 
 from __future__ import annotations
@@ -322,15 +324,35 @@ class KernelPerceptron(Learner):
     def theory_key(self) -> Any:
         return (type(self).theory_rows, self.kernel_function)
 
+    def proof_weights(
+        self, state: State, X: FloatArray, labels: NDArray[Any], rows: FloatArray
+    ) -> FloatArray:
+        """w = Σ αᵢ yᵢ φ_b(xᵢ) in the coordinates of the factor rows (`kernel_rows`: row j
+        is φ_b of training row j there), so w·u* and ‖w‖² are those of the kernel's feature
+        space. A support point no longer among the rows has no coordinates there: NaN (the
+        proof is of the current data; that mistake was made on other data)."""
+        kernel_state = _kernel_state(state)
+        w = np.zeros(rows.shape[1])
+        if not kernel_state.counts.size:
+            return w
+        # φ_b depends on the point alone: match the support to the rows by x, not by label.
+        where = _rows_of(
+            kernel_state.support, np.zeros(kernel_state.counts.shape[0]), X, np.zeros(X.shape[0])
+        )
+        if np.any(where < 0):
+            return np.full(rows.shape[1], math.nan)
+        coefficients = (kernel_state.counts * kernel_state.labels).astype(np.float64)
+        result: FloatArray = self.learning_rate * (coefficients @ rows[where])
+        return result
+
     def bound(self, theory: Theory) -> Bound | None:
         why = (
             "the kernel perceptron is the perceptron on the feature vectors of K_b: from "
             "α = 0, for every order and every η > 0, on data that space separates"
         )
         formula = "R²/γ*² in K_b's feature space"
-        if theory.empty:
-            return Bound(math.nan, formula, "Novikoff's", why)
-        return Bound(theory.margin_report().bound, formula, "Novikoff's", why)
+        value = math.nan if theory.empty else theory.margin_report().bound
+        return Bound(value, formula, "Novikoff's", why, proof=True, rate=self.learning_rate)
 
     def numbers(self, state: State, theory: Theory, trials: int) -> tuple[tuple[str, str], ...]:
         """The support vectors: the points with αᵢ > 0."""
