@@ -209,3 +209,19 @@ def test_points_edited_in_a_lesson_give_way_to_the_lesson_s_own(qtbot, window):
     assert len(window.controller.dataset) == len(states[0].dataset) + 1
     window.lessons.go_to(3)
     _shows(window, states[2], states[2].trial)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_shipped_lesson_plays_in_the_window_to_its_end(qtbot, window, name):
+    lesson = load_lesson(name)
+    states = play(lesson)
+    resort = window.install_last_resort()
+    try:
+        assert window.lessons.open_named(name)
+        for _ in range(2 * len(states)):  # a question is revealed, then Next goes on
+            qtbot.keyClick(window, Qt.Key.Key_PageDown)
+        assert window.lessons.index == len(states) - 1
+        _shows(window, states[-1], states[-1].trial)
+        assert resort.errors == 0
+    finally:
+        resort.uninstall()
