@@ -121,9 +121,7 @@ class MulticlassPerceptron(Learner):
         cls, n_features: int, *, features: FloatArray | None = None, classes: int = 3,
         **values: Any,
     ) -> Any:  # fmt: skip
-        learner = cls(**{p.name: values.get(p.name) for p in cls.parameters})
-        object.__setattr__(learner, "count", max(2, int(classes)))
-        return learner
+        return _built(cls, classes, values)
 
     def state_shape(self, n_features: int) -> tuple[int, ...]:
         return (self.count, n_features)
@@ -386,8 +384,7 @@ class Kessler(Perceptron):
         cls, n_features: int, *, features: FloatArray | None = None, classes: int = 3,
         **values: Any,
     ) -> Any:  # fmt: skip
-        learner = cls(**{p.name: values.get(p.name) for p in cls.parameters})
-        object.__setattr__(learner, "count", max(2, int(classes)))
+        learner = _built(cls, classes, values)
         object.__setattr__(learner, "width", n_features)
         return learner
 
@@ -473,3 +470,11 @@ def _name(dataset: Any, index: int) -> str:
     if len(names) == 2 and names == ("-1", "+1"):
         return ("−1", "+1")[index]
     return str(names[index])
+
+
+def _built(cls: Any, classes: int, values: dict[str, Any]) -> Any:
+    """A K-class learner of `cls` with its declared parameters from `values` and its count
+    of classes (at least 2): what both learners' `build` share."""
+    learner = cls(**{p.name: values.get(p.name) for p in cls.parameters})
+    object.__setattr__(learner, "count", max(2, int(classes)))
+    return learner
