@@ -17,6 +17,7 @@ from simulator.presentation.frame import build_frame
 from tests.engine.test_replay_jumps import CYCLES
 from tests.engine.test_ties import decimal_data
 from tests.helpers.learners import (
+    chunked_and_stepped,
     cmu,
     dot,
     exact_rows,
@@ -154,19 +155,9 @@ def _mean_after(ds, order, trials):
 )
 def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, order, chunks, decimals):
     """The compiled loop's stretches end anywhere: bit for bit the stepped run."""
-    rng = np.random.default_rng(seed)
-    points = rng.uniform(-2, 2, size=(n, 2))
-    points = points if decimals is None else np.round(points, decimals)
-    ds = Dataset(points, np.where(rng.random(n) < 0.5, 1, -1))
-    total = sum(chunks)
-    stepped = Simulation(ds, "averaged-perceptron", order=order, seed=seed)
-    records = [stepped.step() for _ in range(total)]
-    fast = Simulation(ds, "averaged-perceptron", order=order, seed=seed)
-    for chunk in chunks:
-        fast.run(chunk, until_converged=False)
-    assert np.array_equal(fast.state, stepped.state)
-    assert fast.mistake_trials().tolist() == stepped.mistake_trials().tolist()
-    assert fast.converged_at == stepped.converged_at
+    fast, stepped, records = chunked_and_stepped(
+        "averaged-perceptron", seed, n, order, chunks, decimals
+    )
     assert np.array_equal(fast.learner_state.total, stepped.learner_state.total)
     assert fast.last_trial == records[-1]
 

@@ -12,6 +12,7 @@ from simulator.engine.learners import EG
 from simulator.presentation.explain import explain
 from simulator.presentation.frame import build_frame
 from tests.helpers.learners import (
+    chunked_and_stepped,
     export_frames,
     session_round_trip,
     stepped_and_run,
@@ -148,19 +149,7 @@ def test_run_and_step_agree(preset, order):
 )
 def test_any_chunking_of_run_gives_the_stepped_trajectory(seed, n, order, chunks, decimals):
     """The compiled loop's stretches end anywhere: bit for bit the stepped run."""
-    rng = np.random.default_rng(seed)
-    points = rng.uniform(-2, 2, size=(n, 2))
-    points = points if decimals is None else np.round(points, decimals)
-    ds = Dataset(points, np.where(rng.random(n) < 0.5, 1, -1))
-    total = sum(chunks)
-    stepped = Simulation(ds, "eg", order=order, seed=seed)
-    records = [stepped.step() for _ in range(total)]
-    fast = Simulation(ds, "eg", order=order, seed=seed)
-    for chunk in chunks:
-        fast.run(chunk, until_converged=False)
-    assert np.array_equal(fast.state, stepped.state)
-    assert fast.mistake_trials().tolist() == stepped.mistake_trials().tolist()
-    assert fast.converged_at == stepped.converged_at
+    fast, _, records = chunked_and_stepped("eg", seed, n, order, chunks, decimals)
     assert fast.last_trial == records[-1]  # the compiled stretch's own verdict, certain or not
 
 

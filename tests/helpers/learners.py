@@ -4,6 +4,8 @@ trip and an export from the command line."""
 
 from fractions import Fraction
 
+import numpy as np
+
 from simulator.engine import Dataset, Simulation
 from simulator.engine.learners import exact
 from simulator.engine.session import load_session, save_session
@@ -100,3 +102,22 @@ __all__ = [
     "stepped_and_run",
     "without_compiled_loops",
 ]
+
+
+def chunked_and_stepped(algorithm, seed, n, order, chunks, decimals):
+    """Random data (n points, rounded to `decimals` or not), one run of `algorithm` in the
+    stretches `chunks` and one stepped trial by trial: (chunked, stepped, the stepped
+    trials). Asserts what every learner owes: the same state, mistakes and convergence."""
+    rng = np.random.default_rng(seed)
+    points = rng.uniform(-2, 2, size=(n, 2))
+    points = points if decimals is None else np.round(points, decimals)
+    ds = Dataset(points, np.where(rng.random(n) < 0.5, 1, -1))
+    stepped = Simulation(ds, algorithm, order=order, seed=seed)
+    records = [stepped.step() for _ in range(sum(chunks))]
+    fast = Simulation(ds, algorithm, order=order, seed=seed)
+    for chunk in chunks:
+        fast.run(chunk, until_converged=False)
+    assert np.array_equal(fast.state, stepped.state)
+    assert fast.mistake_trials().tolist() == stepped.mistake_trials().tolist()
+    assert fast.converged_at == stepped.converged_at
+    return fast, stepped, records
