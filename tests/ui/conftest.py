@@ -66,3 +66,40 @@ def drag(view, start, end, steps=6):
         t = k / steps
         send(QEvent.Type.MouseMove, a + (b - a) * t, held)
     send(QEvent.Type.MouseButtonRelease, b, Qt.MouseButton.NoButton)
+
+
+@pytest.fixture
+def started(qtbot, tmp_path, monkeypatch):
+    """`python main.py ARGS` in this process (the autosave and recovery tests):
+    QApplication.exec waits until `ready(window)`, hands the window to `look(window)`,
+    closes it (a clean exit: the last resort is uninstalled) and returns what `look`
+    returned; QSettings are kept in tmp_path, not in the user's home."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from simulator.cli import main
+
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path))
+
+    def start(argv, ready, look=lambda window: None):
+        seen = []
+
+        def exec_(app):
+            # The app's window: the one whose errors go to the last resort.
+            (window,) = [
+                w
+                for w in app.topLevelWidgets()
+                if isinstance(w, MainWindow) and w.last_resort is not None
+            ]
+            qtbot.waitUntil(lambda: ready(window), timeout=10_000)
+            seen.append(look(window))
+            window.controller.undo_stack.setClean()
+            window.close()
+            assert window.last_resort is None  # uninstalled at a clean exit
+            return 0
+
+        monkeypatch.setattr(QApplication, "exec", exec_)
+        assert main(argv) == 0
+        return seen[0]
+
+    return start

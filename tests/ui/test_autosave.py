@@ -241,42 +241,6 @@ def test_a_costly_write_spaces_out_the_next_ones(qtbot, window):
     assert window.autosaver.timer.interval() == DELAY_MS
 
 
-@pytest.fixture
-def started(qtbot, tmp_path, monkeypatch):
-    """`python main.py ARGS` in this process: QApplication.exec waits until `ready(window)`,
-    hands the window to `look(window)`, closes it (a clean exit) and returns; QSettings are
-    kept in tmp_path, not in the user's home."""
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from simulator.cli import main
-
-    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path))
-
-    def start(argv, ready, look=lambda window: None):
-        seen = []
-
-        def exec_(app):
-            # The app's window: the one whose errors go to the last resort.
-            (window,) = [
-                w
-                for w in app.topLevelWidgets()
-                if isinstance(w, MainWindow) and w.last_resort is not None
-            ]
-            qtbot.waitUntil(lambda: ready(window), timeout=10_000)
-            seen.append(look(window))
-            window.controller.undo_stack.setClean()
-            window.close()
-            assert window.last_resort is None  # uninstalled at a clean exit
-            return 0
-
-        monkeypatch.setattr(QApplication, "exec", exec_)
-        assert main(argv) == 0
-        return seen[0]
-
-    return start
-
-
 def test_main_recover_restores_the_autosave_without_asking(started, leftover, dialogs):
     dataset = started(
         ["--recover"],

@@ -40,39 +40,6 @@ def leftover(data_folder):
     return path
 
 
-@pytest.fixture
-def started(qtbot, tmp_path, monkeypatch):
-    """`python main.py ARGS` in this process (see tests/ui/test_autosave.py): QApplication's
-    exec waits until `ready(window)`, calls `work(window)`, closes the window cleanly."""
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from simulator.cli import main
-
-    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(tmp_path))
-
-    def start(argv, ready, work=lambda window: None):
-        seen = []
-
-        def exec_(app):
-            (window,) = [
-                w
-                for w in app.topLevelWidgets()
-                if isinstance(w, MainWindow) and w.last_resort is not None
-            ]
-            qtbot.waitUntil(lambda: ready(window), timeout=10_000)
-            seen.append(work(window))
-            window.controller.undo_stack.setClean()
-            window.close()
-            return 0
-
-        monkeypatch.setattr(QApplication, "exec", exec_)
-        assert main(argv) == 0
-        return seen[0]
-
-    return start
-
-
 def test_opening_a_session_writes_its_autosave_beside_the_crashed_one(
     qtbot, started, leftover, dialogs, tmp_path
 ):
