@@ -11,29 +11,14 @@ OUT/NAME_STEP[_revealed]_WxH[_presentation].png after the screen's size.
 import sys
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
+from screenshots import grab, start_app  # beside this file: the same setup and grab
 
 from simulator.ui import MainWindow
 
 
-def grab(app, window, path):
-    for _ in range(10):
-        app.processEvents()
-    frame = window.frameGeometry()
-    pixmap = window.screen().grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height())
-    pixmap.save(str(path))
-    print("wrote", path)
-
-
 def main(out: Path, specs: list[str], presentation: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication(sys.argv)
-    import pyqtgraph as pg
-
-    pg.setConfigOptions(antialias=True)  # as the app does (simulator.app.app)
-    font = app.font()
-    font.setPointSizeF(max(font.pointSizeF(), 10.5))
-    app.setFont(font)
+    app = start_app()
     screen = app.primaryScreen().geometry()
     suffix = f"_{screen.width()}x{screen.height()}" + ("_presentation" if presentation else "")
     for spec in specs:

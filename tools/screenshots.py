@@ -62,6 +62,18 @@ STATES = {
 }
 
 
+def start_app() -> QApplication:
+    """The QApplication as the app sets it up (antialiasing, at least 10.5 pt type)."""
+    app = QApplication.instance() or QApplication(sys.argv)
+    import pyqtgraph as pg
+
+    pg.setConfigOptions(antialias=True)  # as the app does (simulator.app.app)
+    font = app.font()
+    font.setPointSizeF(max(font.pointSizeF(), 10.5))
+    app.setFont(font)
+    return app
+
+
 def grab(app, window, path):
     for _ in range(10):
         app.processEvents()
@@ -78,13 +90,7 @@ def main(
     out: Path, names: list[str], presentation: bool, charts: bool = False, tab: str = ""
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication(sys.argv)
-    import pyqtgraph as pg
-
-    pg.setConfigOptions(antialias=True)  # as the app does (simulator.app.app)
-    font = app.font()
-    font.setPointSizeF(max(font.pointSizeF(), 10.5))
-    app.setFont(font)
+    app = start_app()
     screen = app.primaryScreen().geometry()
     suffix = f"_{screen.width()}x{screen.height()}" + ("_presentation" if presentation else "")
     suffix += "_charts" if charts else ""
