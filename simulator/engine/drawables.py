@@ -12,22 +12,38 @@ maps the role to a pen and a legend entry (`simulator.presentation.roles` lists 
   vectors w_k of a multiclass learner, each in its class's colour).
 
 The functions take an (m, 2) array of points and return (m,) scores, or (m, K) for K
-classes; they close over a frozen state, so a drawable never changes.
+classes; they close over a frozen state, so a drawable never changes. A score that is a
+sum of terms may also be `Incremental`: given an earlier score's values on a grid, it finds
+its own there from the terms that differ (a step changes one), which is what the view
+asks first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
 
 from simulator.engine.features import InputLine
 
-__all__ = ["Drawable", "LevelSet", "Line", "Regions", "Score", "Vector"]
+__all__ = ["Drawable", "Incremental", "LevelSet", "Line", "Regions", "Score", "Vector"]
 
 Score = Callable[[NDArray[np.float64]], NDArray[np.float64]]
+
+
+@runtime_checkable
+class Incremental(Protocol):
+    """A score f with a cheaper way to its values where an earlier score's are known."""
+
+    def __call__(self, points: NDArray[np.float64]) -> NDArray[np.float64]: ...
+
+    def since(
+        self, earlier: object, points: NDArray[np.float64], values: NDArray[np.float64]
+    ) -> NDArray[np.float64] | None:
+        """f at `points`, given `earlier`'s `values` there; None when it cannot say."""
 
 
 @dataclass(frozen=True, slots=True)

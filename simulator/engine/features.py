@@ -138,6 +138,17 @@ class FeatureMap:
         mapped = len(self.powers) if self.powers else dimension
         return mapped + (1 if self.bias else 0)
 
+    def same_as(self, other: object) -> bool:
+        """Whether `other` maps every point as this map does (the same kind, bias, statistics
+        and preprocessing): an edit that leaves the statistics alone keeps the map."""
+        return other is self or (
+            isinstance(other, FeatureMap)
+            and (self.bias, self.map, self.preprocessing)
+            == (other.bias, other.map, other.preprocessing)
+            and np.array_equal(self.mean, other.mean)
+            and np.array_equal(self.scale, other.scale)
+        )
+
     def names(self, names: tuple[str, ...]) -> tuple[str, ...]:
         """The features' names from the coordinates' (the bias is "1")."""
         mapped = [_monomial_name(names, p) for p in self.powers] if self.powers else list(names)

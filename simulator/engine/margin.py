@@ -76,6 +76,9 @@ class MarginReport:
     separator: tuple[float, ...] | None
     support: tuple[tuple[float, ...], ...] = field(default=(), compare=False, repr=False)
     support_weights: tuple[float, ...] = field(default=(), compare=False, repr=False)
+    support_rows: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    """The support's places among the rows solved: the warm start after an edit that keeps
+    the rows' places but not their coordinates (a kernel's Gram factor, after a move)."""
     reason: str = field(default="", compare=False)
     """Why γ* is nan when it is not computed (too many features or hull vertices), or ""."""
     decided: bool = field(default=True, compare=False)
@@ -243,14 +246,24 @@ def _warm_start(
     Z: FloatArray, previous: MarginReport | None, shift: int
 ) -> tuple[list[int], list[float]]:
     """The previous support's rows still in Z (which is scaled by 2^shift), with their
-    weights; empty if none is left."""
-    if previous is None or not previous.support or len(previous.support[0]) != Z.shape[1]:
+    weights; if none is, the rows in the previous support's places (any rows with positive
+    weights are a valid start: the result is the same, the way to it shorter when the edit
+    moved a point, and the rows are a Gram factor's whose coordinates all changed); empty
+    if there is no previous support."""
+    if previous is None or not previous.support:
         return [], []
     corral: list[int] = []
     weights: list[float] = []
-    for row, weight in zip(previous.support, previous.support_weights, strict=True):
-        i = _find_row(Z, tuple(np.ldexp(row, shift).tolist()) if shift else row)
-        if i is not None and i not in corral and weight > 0:
+    if len(previous.support[0]) == Z.shape[1]:
+        for row, weight in zip(previous.support, previous.support_weights, strict=True):
+            i = _find_row(Z, tuple(np.ldexp(row, shift).tolist()) if shift else row)
+            if i is not None and i not in corral and weight > 0:
+                corral.append(i)
+                weights.append(weight)
+    if corral:
+        return corral, weights
+    for i, weight in zip(previous.support_rows, previous.support_weights, strict=False):
+        if i < Z.shape[0] and i not in corral and weight > 0:
             corral.append(i)
             weights.append(weight)
     return corral, weights
@@ -350,7 +363,7 @@ def _solve(
     rows = tuple(tuple(row) for row in Z[support].tolist())
     kept = tuple(float(w) for w in exact_weights)
     if square == 0:
-        return _origin_report(Z, radius, rows, kept)
+        return replace(_origin_report(Z, radius, rows, kept), support_rows=tuple(support))
     gamma = min(exact_sqrt(square), radius)
     separator = tuple(float(c) / gamma for c in p)
     # R²/γ*² from the exact squares, rounded once: 45, not the 45.00000000000001 of
@@ -364,7 +377,8 @@ def _solve(
         bound = float(max(radius_square / square, Fraction(1)))
     except OverflowError:
         bound = math.inf
-    return _separable_report(gamma, radius, separator, rows, kept, bound)
+    report = _separable_report(gamma, radius, separator, rows, kept, bound)
+    return replace(report, support_rows=tuple(support))
 
 
 def _origin_report(
@@ -431,10 +445,19 @@ def _float_report(
     Otherwise (too many features for exact arithmetic) the margin its separator achieves
     is reported, a lower bound on γ*, or nan ("undefined") when that is not positive.
     """
+    if outcome == "optimal" and len(corral) > 1:
+        # The support's minimizer solved afresh, its rows in order: the answer then depends
+        # on the support alone, not on the way to it (a warm start's), and the weights of
+        # the minor cycles' last step are refined (kept if rounding makes one negative).
+        order = np.argsort(corral)
+        corral, weights = [corral[i] for i in order.tolist()], weights[order]
+        alpha = _affine_minimizer(Z[corral] / radius)
+        if alpha.min() > 0:
+            weights = alpha
     rows = tuple(tuple(row) for row in Z[corral].tolist())
     kept = tuple(weights.tolist())
     if outcome == "origin":
-        return _origin_report(Z, radius, rows, kept)
+        return replace(_origin_report(Z, radius, rows, kept), support_rows=tuple(corral))
     p = weights @ Z[corral]
     length = float(np.linalg.norm(p))
     if length == 0.0:
@@ -447,4 +470,5 @@ def _float_report(
             return _undefined(radius)
     # min z·u is a margin the separator achieves, within the gap of |p|, the upper bound.
     gamma = min(lowest / length, float(np.sqrt(np.min(norms))))
-    return _separable_report(gamma, radius, tuple((p / length).tolist()), rows, kept)
+    report = _separable_report(gamma, radius, tuple((p / length).tolist()), rows, kept)
+    return replace(report, support_rows=tuple(corral))

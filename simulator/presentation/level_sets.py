@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 __all__ = [
     "GRID_MAX",
     "GRID_MIN",
+    "SampledGrid",
     "grid_size",
     "level_segments",
     "partition_segments",
@@ -59,14 +60,71 @@ def sample(
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(xs, ys, values): f on a (cells + 1)² grid over box (x0, x1, y0, y1); values[j, i]
     is f(xs[i], ys[j]), (.., K) for K scores."""
+    (xs, ys), points = _grid(box, cells)
+    values = _evaluated(score, points)
+    shape = (ys.size, xs.size, *values.shape[1:])
+    return xs, ys, values.reshape(shape)
+
+
+class SampledGrid:
+    """Scores sampled on one grid (a box and a number of cells), kept while the grid stays:
+    a score asked for again is looked up, and an `Incremental` score (a sum of terms, such
+    as the kernel perceptron's) is found from one sampled before by the terms that differ:
+    a step's frame then costs one term over the grid, not one per support vector. At most
+    `CHAIN` such updates follow one another before a score is sampled in full again (each
+    adds a rounding of the order of an ulp of the terms)."""
+
+    KEPT = 8
+    CHAIN = 32
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._points = np.zeros((0, 2))
+        self._axes: tuple[FloatArray, FloatArray] = (np.zeros(0), np.zeros(0))
+        self._values: dict[object, tuple[FloatArray, int]] = {}  # score -> (values, chain)
+
+    def sample(
+        self, score: Score, box: tuple[float, float, float, float], cells: int
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """(xs, ys, values) as `sample` gives them, from what is kept where it can."""
+        key = (*box, cells)
+        if key != self._key:
+            self._key, self._values = key, {}
+            self._axes, self._points = _grid(box, cells)
+        xs, ys = self._axes
+        found = self._values.get(score)
+        if found is None:
+            found = self._from_earlier(score) or (_evaluated(score, self._points), 0)
+            self._values[score] = found
+            while len(self._values) > self.KEPT:
+                del self._values[next(iter(self._values))]
+        values = found[0]
+        return xs, ys, values.reshape((ys.size, xs.size, *values.shape[1:]))
+
+    def _from_earlier(self, score: Score) -> tuple[FloatArray, int] | None:
+        since = getattr(score, "since", None)
+        if since is None:
+            return None
+        for earlier, (values, chain) in reversed(self._values.items()):
+            if chain < self.CHAIN:
+                found = since(earlier, self._points, values)
+                if found is not None:
+                    return np.asarray(found, dtype=np.float64), chain + 1
+        return None
+
+
+def _grid(
+    box: tuple[float, float, float, float], cells: int
+) -> tuple[tuple[FloatArray, FloatArray], FloatArray]:
     x0, x1, y0, y1 = box
     xs = np.linspace(x0, x1, cells + 1)
     ys = np.linspace(y0, y1, cells + 1)
     gx, gy = np.meshgrid(xs, ys)
-    points = np.column_stack((gx.ravel(), gy.ravel()))
-    values = np.asarray(score(points), dtype=np.float64)
-    shape = (ys.size, xs.size, *values.shape[1:])
-    return xs, ys, values.reshape(shape)
+    return (xs, ys), np.column_stack((gx.ravel(), gy.ravel()))
+
+
+def _evaluated(score: Score, points: FloatArray) -> FloatArray:
+    return np.asarray(score(points), dtype=np.float64)
 
 
 def level_segments(

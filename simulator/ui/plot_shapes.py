@@ -19,7 +19,6 @@ from simulator.presentation.level_sets import (
     level_segments,
     partition_segments,
     region_classes,
-    sample,
 )
 from simulator.ui import style
 from simulator.ui.class_points import ClassLayers
@@ -42,20 +41,12 @@ class PlaneShapes:
         return found
 
     def _sampled(self, drawable: LevelSet | Regions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The drawable's score on a grid over the view (and a little beyond), cached while
-        neither the drawable nor the view changes (the regions and the curves of one
-        drawable share a sampling)."""
+        """The drawable's score on a grid over the view (and a little beyond), kept while
+        neither the score nor the view changes (the regions and the curves of one drawable
+        share a sampling; a step's new sum is found from the last one, `SampledGrid`)."""
         box = self.view_box().grown(0.05)
         cells = grid_size(self.getPlotItem().vb.width())
-        key = (box, cells)
-        if self._sample_cache is None or self._sample_cache[0] != key:
-            self._sample_cache = (key, {})
-        grids = self._sample_cache[1]
-        if drawable not in grids:
-            if len(grids) > 8:
-                grids.clear()
-            grids[drawable] = sample(drawable.score, (box.x0, box.x1, box.y0, box.y1), cells)
-        return grids[drawable]
+        return self._grids.sample(drawable.score, (box.x0, box.x1, box.y0, box.y1), cells)
 
     def _place_curves(self) -> None:
         """The frame's curved drawables: each level set traced over the view."""

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from simulator.engine import Dataset, InputLine
 from simulator.presentation.frame import Frame
+from simulator.presentation.level_sets import SampledGrid
 from simulator.ui import style
 from simulator.ui.arrow_item import VectorItem
 from simulator.ui.class_points import ClassLayers, class_text
@@ -179,7 +180,7 @@ class PlotView(
         self._fitted_size = (0.0, 0.0)  # the plot's size in pixels then
         self._detail: tuple[float, bool] | None = None
         self._drawn: dict[int, InputLine | None] = {}
-        self._sample_cache: tuple[object, dict[object, tuple[np.ndarray, ...]]] | None = None
+        self._grids = SampledGrid()  # the curves' scores sampled over the view
         self._axis_names: tuple[str, ...] | None = None
         self._menu: QMenu | None = None
         self._menu_point = 0

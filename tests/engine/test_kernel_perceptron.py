@@ -281,6 +281,42 @@ def test_gamma_of_the_rbf_kernel_from_a_cholesky_factor_and_a_qp(name, sigma):
     assert sim.mistake_bound() == pytest.approx(2.0 / by_cholesky.gamma**2, rel=1e-6)
 
 
+@pytest.mark.parametrize(("seed", "sigma"), [(0, 1.0), (1, 1.0), (2, 0.5)])
+def test_after_a_move_gamma_is_found_from_the_last_support_and_is_the_same(
+    monkeypatch, seed, sigma
+):
+    """A drag: every move changes the Gram factor's coordinates, so the last support is
+    found again by its rows' places. The answer is the cold start's, exactly (the final
+    support's weights are solved afresh in order), and the way to it much shorter."""
+    from simulator.engine import margin as margin_module
+
+    rng = np.random.default_rng(seed)
+    points = np.round(rng.uniform(-2, 2, size=(120, 2)), 2)
+    labels = np.where(np.hypot(points[:, 0], points[:, 1]) < 1.2, 1, -1)
+    labels = np.where(rng.random(120) < 0.1, -labels, labels).astype(np.int8)
+    ds = Dataset(points, labels)
+    sim = Simulation(ds, "kernel-perceptron", kernel="rbf", sigma=sigma)
+    sim.margin_report()
+    solves = []
+    original = margin_module._affine_minimizer
+
+    def counted(P):
+        solves.append(P.shape[0])
+        return original(P)
+
+    monkeypatch.setattr(margin_module, "_affine_minimizer", counted)
+    for step in (0.01, 0.05, 0.2):
+        moved = ds.moved(0, (points[0, 0] + step, points[0, 1]))
+        sim.replace_dataset(moved)
+        solves.clear()
+        warm = sim.margin_report()
+        warm_solves = len(solves)
+        solves.clear()
+        cold = Simulation(moved, "kernel-perceptron", kernel="rbf", sigma=sigma).margin_report()
+        assert warm == cold and warm.gamma == cold.gamma and warm.separable
+        assert warm_solves * 3 <= len(solves)
+
+
 def test_a_factor_too_costly_to_finish_keeps_the_lengths(monkeypatch):
     """Past its work budget the factor stops and puts the rest of the diagonal in a last
     column: every row keeps its length K_b(x, x); inner products stay within the rest."""

@@ -550,3 +550,36 @@ def test_w_pointing_off_a_boundary_at_the_view_s_edge_still_shows_inside_the_vie
     start, end = placed
     assert abs(start[1] - 1.0) < 1e-12 and end[1] > start[1]  # on the line, pointing as w
     assert view.x0 < end[0] < view.x1 and view.y0 < end[1] < view.y1
+
+
+def test_stepping_a_kernel_learner_samples_its_whole_sum_once(qtbot, monkeypatch):
+    """Issue 18's frame budget: each step's curve and regions come from the last frame's
+    grid by the one term a mistake adds (`SampledGrid`, `DualScore.since`), so a run of
+    steps over a support of dozens evaluates the whole dual sum on the grid once at most
+    (a frame whose curve is not where the grid says fails here too)."""
+    from simulator.engine.learners.kernel import DualScore
+    from simulator.ui import MainWindow
+    from tests.engine.test_incremental_scores import noisy_ring
+
+    window = MainWindow(noisy_ring(150), Settings("kernel-perceptron", kernel="rbf"))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.shading_action.setChecked(True)
+    c = window.controller
+    c.simulation.run(400, until_converged=False)
+    c.step()
+    assert c.simulation.learner_state.counts.size > 30
+    whole = []
+    original = DualScore.__call__
+    monkeypatch.setattr(DualScore, "__call__", lambda self, p: whole.append(1) or original(self, p))
+    mistakes = c.simulation.mistakes
+    for _ in range(12):
+        c.step()
+        window.plot.viewport().repaint()
+    assert c.simulation.mistakes > mistakes and len(whole) <= 1
+    drawn = window.plot.drawn_curve("boundary")
+    score = c.frame.drawables[0].score
+    values, scale = original(score, drawn), np.max(np.abs(original(score, c.dataset.points)))
+    assert drawn.shape[0] > 20 and np.max(np.abs(values)) < 0.05 * scale
+    c.undo_stack.setClean()

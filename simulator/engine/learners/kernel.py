@@ -48,7 +48,7 @@ from simulator.engine.learners.exact import ExactSum, Row, as_fraction, exact_fl
 from simulator.engine.learners.kernels import KERNELS, Kernel, exact_inputs
 from simulator.engine.learners.perceptron import LEARNING_RATE
 
-__all__ = ["COEF0", "DEGREE", "KERNEL", "SIGMA", "KernelPerceptron", "KernelState"]
+__all__ = ["COEF0", "DEGREE", "KERNEL", "SIGMA", "DualScore", "KernelPerceptron", "KernelState"]
 
 FloatArray = NDArray[np.float64]
 _U = 2.0**-53
@@ -366,10 +366,7 @@ class KernelPerceptron(Learner):
         if not _kernel_state(state).counts.size:
             return ()
 
-        def score(points: FloatArray) -> FloatArray:
-            return self.decision(state, features.transform(points))
-
-        return (LevelSet(role, score),)
+        return (LevelSet(role, DualScore(self, _kernel_state(state), features)),)
 
     def kernel_text(self) -> str:
         """K_b in words, e.g. "K_b(x, z) = (x·z + 1)² + 1"."""
@@ -421,6 +418,62 @@ class KernelPerceptron(Learner):
         head = " ".join(terms).removeprefix("+ ")
         values_text = " ".join(numbers).removeprefix("+ ")
         return f"f(x) = {head}{more} = {values_text}{more} = {number(total)}"
+
+
+@dataclass(frozen=True, eq=False)
+class DualScore:
+    """f(p) = η Σ nᵢ yᵢ K_b(xᵢ, φ(p)) of one state, a level set's score (a drawable's
+    `Incremental` score): `since` finds it on a grid from an earlier state's values there
+    by the terms that differ, Σ Δnᵢ yᵢ K_b(xᵢ, ·), one Gram column for a step's mistake
+    where the whole sum takes one per support vector (what keeps a frame within budget at
+    hundreds of support vectors)."""
+
+    learner: KernelPerceptron
+    state: KernelState
+    features: Any
+
+    def __call__(self, points: FloatArray) -> FloatArray:
+        return self.learner.decision(self.state, self.features.transform(points))
+
+    def since(self, earlier: object, points: FloatArray, values: FloatArray) -> FloatArray | None:
+        """f at `points` from `earlier`'s values there, or None when `earlier` is not the
+        same learner's sum over the same feature map, or when more than half the terms
+        differ (the whole sum is then as cheap)."""
+        if not (
+            isinstance(earlier, DualScore)
+            and earlier.learner == self.learner
+            and self.features.same_as(earlier.features)
+        ):
+            return None
+        change = _changed_terms(earlier.state, self.state)
+        if change is None or change.counts.size > max(1, self.state.counts.size // 2):
+            return None
+        if not change.counts.size:
+            return values.copy()
+        return values + self.learner.decision(change, self.features.transform(points))
+
+
+def _changed_terms(earlier: KernelState, later: KernelState) -> KernelState | None:
+    """The terms of `later`'s dual sum minus `earlier`'s, as a state whose sum is the
+    difference: each support row and label with its change of count (a negative count
+    written as the opposite label); None if the two are not sums over the same space."""
+    a, b = earlier.counts.size, later.counts.size
+    if not a or not b or earlier.support.shape[1] != later.support.shape[1]:
+        return None
+    support = np.vstack((earlier.support, later.support))
+    labels = np.concatenate((earlier.labels, later.labels))
+    keys, first, where = np.unique(_keys(support, labels), return_index=True, return_inverse=True)
+    delta = np.zeros(keys.size, dtype=np.int64)
+    np.subtract.at(delta, where[:a], earlier.counts)
+    np.add.at(delta, where[a:], later.counts)
+    changed = np.flatnonzero(delta)
+    signs = np.where(delta[changed] > 0, 1, -1).astype(np.int8)
+    return KernelState(
+        w=np.zeros(0),
+        support=support[first[changed]],
+        labels=(labels[first[changed]] * signs).astype(np.int8),
+        counts=np.abs(delta[changed]),
+    )
 
 
 def kernel_rows(kernel: Kernel, points: FloatArray) -> FloatArray:
