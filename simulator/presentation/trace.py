@@ -94,6 +94,9 @@ class Proof:
     bound: float = math.inf  # where the line k meets the ceiling
     truncated: bool = False  # more mistakes than WEIGHTS_BUDGET allows to follow
     separator: tuple[float, ...] = field(default=(), repr=False)  # u*, in its theory rows' space
+    symbols: tuple[str, str] = ("γ*", "R")  # the margin's and the radius's names
+    vector: str = "x"  # a trial's vector in the proof's space (`Learner.proof_vector`)
+    space: str = ""  # that space, when it is not the plane's features ("K_b's feature space")
 
     @property
     def applies(self) -> bool:
@@ -333,8 +336,8 @@ class _Tracer:
         report = sim.margin_report()
         if not report.separable or report.separator is None or not report.gamma > 0:
             return Proof(
-                "Not linearly separable (γ* ≤ 0): no unit u* puts every point on its side "
-                "with a margin, so A_k has no ceiling and k no bound.",
+                f"Not linearly separable ({learner.symbols[0]} ≤ 0): no unit u* puts every "
+                "point on its side with a margin, so A_k has no ceiling and k no bound.",
                 empty,
                 empty,
             )
@@ -356,6 +359,9 @@ class _Tracer:
             start_norm2=float(np.dot(w0, w0)),
             bound=float(bound),
             separator=tuple(u.tolist()),
+            symbols=learner.symbols,
+            vector=learner.proof_vector,
+            space="" if learner.theory_in_plane else learner.theory_space,
         )
 
     def _squeeze(self, sim: Simulation, proof: Proof, vectors: FloatArray) -> None:

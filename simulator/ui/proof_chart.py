@@ -139,32 +139,33 @@ class ProofChart(Chart):
             return format_number(value)
 
         bound = unbroken(format_bound(proof.bound, True))  # the proof is of separable data
+        g, r, x = *proof.symbols, proof.vector
         given = (
-            f"η = {number(proof.learning_rate)}, γ* = {number(proof.gamma)}, "
-            f"R = {number(proof.radius)}"
+            f"η = {number(proof.learning_rate)}, {g} = {number(proof.gamma)}, "
+            f"{r} = {number(proof.radius)}" + (f", in {proof.space}" if proof.space else "")
         )
+        adds = f"each mistake adds η y {x}·u* ≥ η{g}."
+        grows = f"each adds 2η y w·{x} + η²‖{x}‖² ≤ η²{r}², as y w·{x} ≤ 0 on a mistake"
         # The conclusion first: a narrow caption on a projector shows it without scrolling.
         if proof.general:
             lines = [
                 f"<b>k ≤ {bound}</b>, from w₀ ≠ 0 ({given}, w₀·u* = "
                 f"{number(proof.start_along)}, ‖w₀‖² = {number(proof.start_norm2)}).",
                 "Why, after the k-th mistake:",
-                "<b>A_k = (w−w₀)·u*/ηγ* ≥ k</b>: each mistake adds η y x·u* ≥ ηγ*.",
-                "<b>B_k = (‖w‖²−‖w₀‖²)/η²R² ≤ k</b>: each adds 2η y w·x + η²‖x‖² ≤ η²R², "
-                "as y w·x ≤ 0 on a mistake, whatever w₀.",
-                "<b>w·u* ≤ ‖w‖</b> (Cauchy–Schwarz): w₀·u* + kηγ* ≤ √(‖w₀‖² + kη²R²), so A_k "
-                "stays under C(k) = (√(‖w₀‖² + kη²R²) − w₀·u*)/ηγ*,",
+                f"<b>A_k = (w−w₀)·u*/η{g} ≥ k</b>: {adds}",
+                f"<b>B_k = (‖w‖²−‖w₀‖²)/η²{r}² ≤ k</b>: {grows}, whatever w₀.",
+                f"<b>w·u* ≤ ‖w‖</b> (Cauchy–Schwarz): w₀·u* + kη{g} ≤ √(‖w₀‖² + kη²{r}²), "
+                f"so A_k stays under C(k) = (√(‖w₀‖² + kη²{r}²) − w₀·u*)/η{g},",
                 f"and k ≤ A_k ≤ C(k) holds only up to k = {bound}.",
             ]
         else:
             lines = [
-                f"<b>k ≤ R²/γ*² = {bound}</b> ({given}).",
+                f"<b>k ≤ {r}²/{g}² = {bound}</b> ({given}).",
                 "Why, after the k-th mistake:",
-                "<b>A_k = w·u*/ηγ* ≥ k</b>: each mistake adds η y x·u* ≥ ηγ*.",
-                "<b>B_k = ‖w‖²/η²R² ≤ k</b>: each adds 2η y w·x + η²‖x‖² ≤ η²R², "
-                "as y w·x ≤ 0 on a mistake.",
-                "<b>A_k ≤ √B_k·R/γ*</b> (Cauchy–Schwarz: w·u* ≤ ‖w‖) ≤ √k·R/γ*.",
-                f"So k ≤ √k·R/γ*: k ≤ R²/γ*² = {bound}.",
+                f"<b>A_k = w·u*/η{g} ≥ k</b>: {adds}",
+                f"<b>B_k = ‖w‖²/η²{r}² ≤ k</b>: {grows}.",
+                f"<b>A_k ≤ √B_k·{r}/{g}</b> (Cauchy–Schwarz: w·u* ≤ ‖w‖) ≤ √k·{r}/{g}.",
+                f"So k ≤ √k·{r}/{g}: k ≤ {r}²/{g}² = {bound}.",
             ]
         if proof.truncated:
             lines.append(f"(Shown for the first {m} mistakes.)")

@@ -113,11 +113,39 @@ def test_the_proof_weights_are_the_dual_sum_over_the_factor_rows():
     assert not np.any(sim.proof_weights(start=True))
 
 
-def test_a_support_point_deleted_has_no_coordinates_in_the_new_factor():
-    sim = simulation("xor", {"kernel": "polynomial"})
-    ds = sim.dataset
-    sim.replace_dataset(Dataset(ds.points[1:], ds.labels[1:]))
-    assert np.all(np.isnan(sim.proof_weights()))
+@pytest.mark.parametrize(("name", "kwargs"), [RUNS[0], RUNS[1], RUNS[3]])
+def test_a_support_point_deleted_keeps_its_place_in_the_proof(name, kwargs):
+    """Deleting points that erred leaves them in f; the proof of the data left follows w
+    still, against a factor of the Gram matrix of all the points, the deleted included,
+    written here (numpy's Cholesky; the polynomial kernel's on a basis of its span)."""
+    sim = simulation(name, kwargs)
+    ds, state = sim.dataset, sim.learner_state
+    erred = [i for i, a in enumerate(sim.dual) if a > 0][:2]
+    kept = [i for i in range(len(ds)) if i not in erred]
+    sim.replace_dataset(Dataset(ds.points[kept], ds.labels[kept]))
+    assert sim.learner_state is state
+    order = kept + erred  # the data left first, then the deleted points
+    kernel = sim.learner.kernel_function
+    points = ds.points[order]
+    gram = kernel.gram(points, points)
+    values, vectors = np.linalg.eigh(gram)
+    big = values > 1e-10 * values.max()
+    basis = vectors[:, big] * np.sqrt(values[big])  # rows with these inner products
+    report = margin_report_for(basis[: len(kept)], ds.labels[kept])
+    u = np.array(report.separator)
+    place = {tuple(p): j for j, p in enumerate(points.tolist())}
+
+    def coordinates(state):
+        rows = [place[tuple(x)] for x in sim.learner.inputs(state.support).tolist()]
+        return sim.learner.learning_rate * ((state.counts * state.labels) @ basis[rows])
+
+    (ws,) = sim.after_mistakes(1, sim.mistakes, coordinates)
+    proof = proved(sim)
+    eta = sim.learner.learning_rate
+    np.testing.assert_allclose(proof.along[1:], ws @ u / (eta * report.gamma), rtol=1e-6)
+    norms = np.einsum("ij,ij->i", ws, ws) / (eta * report.radius) ** 2
+    np.testing.assert_allclose(proof.norm[1:], norms, rtol=1e-6)
+    assert np.all(np.isfinite(proof.along)) and proof.gamma == pytest.approx(report.gamma)
 
 
 def test_the_linear_learners_proof_weights_are_their_weights():

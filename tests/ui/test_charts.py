@@ -227,7 +227,19 @@ def test_the_proof_chart_works_in_the_kernels_feature_space(qtbot):
     assert chart.along.chunks[0].item.isVisible() and chart.line.isVisible()
     assert chart.bound_line.isVisible()
     assert chart.bound_line.value() == pytest.approx(win.controller.frame.mistake_bound)
-    assert "R²/γ*²" in chart.caption
+    assert "R²/γ*²" in chart.caption and "in K_b's feature space" in chart.caption
+    assert "η y φ_b(x)·u* ≥ ηγ*" in chart.caption and "η²‖φ_b(x)‖² ≤ η²R²" in chart.caption
+    win.controller.undo_stack.setClean()
+
+
+def test_the_proof_chart_of_k_classes_writes_kesslers_names(qtbot):
+    """The panel's γ_K and R_K, and Kessler's vectors z, not the plane's x."""
+    win = make_window(qtbot, load_preset("blobs3"), Settings("multiclass-perceptron"))
+    win.controller.simulation.run(200)
+    win.controller.step()
+    caption = win.time.proof_chart.caption
+    assert "k ≤ R_K²/γ_K² = " in caption and "in Kessler's vectors" in caption
+    assert "η y z·u* ≥ ηγ_K" in caption and "γ*" not in caption and " x" not in caption
     win.controller.undo_stack.setClean()
 
 

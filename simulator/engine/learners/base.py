@@ -118,6 +118,8 @@ class Learner:
     # a learner's own rows (Kessler's vectors: γ_K, R_K).
     symbols: ClassVar[tuple[str, str]] = ("γ*", "R")
     theory_space: ClassVar[str] = "feature space"
+    # The vector of a trial in that space, as the proof writes it (a mistake adds η·y·it).
+    proof_vector: ClassVar[str] = "x"
     # Whether γ*'s separator u*, its band and R live in the plane's feature space (then they
     # are drawn, and w's margin compares with γ*); not so for a kernel's or Kessler's space.
     theory_in_plane: ClassVar[bool] = True

@@ -35,6 +35,7 @@ The proof chart works there too: w = Σ αᵢ yᵢ φ_b(xᵢ) in the rows' coord
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -55,6 +56,9 @@ _U = 2.0**-53
 _BLOCK = 1 << 18  # entries of a Gram block computed at once (2 MB of floats)
 _SHOWN_TERMS = 6  # the explanation writes at most this many terms of the sum
 _FACTOR_WORK = 4e9  # n·r² of a factor of the Gram matrix (a few seconds) before it stops
+# Deleted support points' coordinates in a factor's span, per factor while it lives, by
+# the factor's id (arrays are not hashable) (`proof_weights`).
+_PROJECTIONS: dict[int, dict[bytes, FloatArray]] = {}
 
 KERNEL = Parameter(
     "kernel",
@@ -121,6 +125,7 @@ class KernelPerceptron(Learner):
     parameters: ClassVar[tuple[Parameter, ...]] = (LEARNING_RATE, KERNEL, DEGREE, COEF0, SIGMA)
     curved: ClassVar[bool] = True
     theory_space: ClassVar[str] = "K_b's feature space"  # its `theory_rows`
+    proof_vector: ClassVar[str] = "φ_b(x)"
     theory_in_plane: ClassVar[bool] = False
     start_text: ClassVar[str] = "f = 0, no support vectors"
     score_formula: ClassVar[str] = "f(x) = Σ αᵢ yᵢ K_b(xᵢ, x)"
@@ -329,8 +334,14 @@ class KernelPerceptron(Learner):
     ) -> FloatArray:
         """w = Σ αᵢ yᵢ φ_b(xᵢ) in the coordinates of the factor rows (`kernel_rows`: row j
         is φ_b of training row j there), so w·u* and ‖w‖² are those of the kernel's feature
-        space. A support point no longer among the rows has no coordinates there: NaN (the
-        proof is of the current data; that mistake was made on other data)."""
+        space.
+
+        A support point deleted since it erred is no row: its φ_b(s) is projected on the
+        rows' span (coordinates q with L q = K_b(X, s), by least squares), which gives w·u*
+        exactly (u* lies in that span), and the rest of w, orthogonal to the span, goes
+        into the factor's last column of zeros, whose u* entry is 0 (`kernel_rows` adds it
+        whenever the points span less than the feature space, always for RBF), so ‖w‖² is
+        right too."""
         kernel_state = _kernel_state(state)
         w = np.zeros(rows.shape[1])
         if not kernel_state.counts.size:
@@ -339,11 +350,35 @@ class KernelPerceptron(Learner):
         where = _rows_of(
             kernel_state.support, np.zeros(kernel_state.counts.shape[0]), X, np.zeros(X.shape[0])
         )
-        if np.any(where < 0):
-            return np.full(rows.shape[1], math.nan)
         coefficients = (kernel_state.counts * kernel_state.labels).astype(np.float64)
-        result: FloatArray = self.learning_rate * (coefficients @ rows[where])
+        present = where >= 0
+        w = coefficients[present] @ rows[where[present]]
+        if not np.all(present):
+            gone, weights = kernel_state.support[~present], coefficients[~present]
+            q = self._projected(rows, X, gone)
+            w = w + weights @ q
+            S = self.inputs(gone)
+            rest = float(weights @ (self.kernel_function.gram(S, S) - q @ q.T) @ weights)
+            if rest > 0 and rows.shape[0] and not np.any(rows[:, -1]):
+                w[-1] = math.sqrt(rest)
+        result: FloatArray = self.learning_rate * w
         return result
+
+    def _projected(self, rows: FloatArray, X: FloatArray, points: FloatArray) -> FloatArray:
+        """The coordinates of φ_b(p), for each row p of `points`, projected on the span of
+        the factor rows of X (kept per factor while it lives: the replay asks after every
+        mistake)."""
+        known = _PROJECTIONS.get(id(rows))
+        if known is None:
+            known = _PROJECTIONS[id(rows)] = {}
+            weakref.finalize(rows, _PROJECTIONS.pop, id(rows), None)
+        keys = [row.tobytes() for row in np.ascontiguousarray(points + 0.0)]
+        missing = [i for i, key in enumerate(keys) if key not in known]
+        if missing:
+            targets = self.kernel_function.gram(self.inputs(X), self.inputs(points[missing]))
+            found = np.linalg.lstsq(rows, targets, rcond=None)[0].T
+            known.update((keys[i], q) for i, q in zip(missing, found, strict=True))
+        return np.array([known[key] for key in keys]).reshape(len(keys), rows.shape[1])
 
     def bound(self, theory: Theory) -> Bound | None:
         why = (

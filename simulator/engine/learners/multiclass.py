@@ -103,6 +103,7 @@ class MulticlassPerceptron(Learner):
     name: ClassVar[str] = "multiclass-perceptron"
     symbols: ClassVar[tuple[str, str]] = ("γ_K", "R_K")
     theory_space: ClassVar[str] = "Kessler's vectors"
+    proof_vector: ClassVar[str] = "z"  # the Kessler vector of (x, y, j), its label +1
     theory_in_plane: ClassVar[bool] = False
     title: ClassVar[str] = "Multiclass perceptron"
     source: ClassVar[str] = "UNL CSCE 970 lecture 3 (multiclass learning)"
@@ -370,6 +371,7 @@ class Kessler(Perceptron):
     name: ClassVar[str] = "kessler"
     symbols: ClassVar[tuple[str, str]] = ("γ_K", "R_K")
     theory_space: ClassVar[str] = "Kessler's vectors"
+    proof_vector: ClassVar[str] = "z"  # the Kessler vector of (x, y, j), its label +1
     theory_in_plane: ClassVar[bool] = False
     title: ClassVar[str] = "Kessler's construction"
     source: ClassVar[str] = "UNL CSCE 970 lecture 3 (Kessler's construction)"
