@@ -111,6 +111,8 @@ def main(
             window = MainWindow(load_preset(preset) if preset else None, settings)
             window.show()
         window.presentation_action.setChecked(presentation)
+        if window.isMaximized():  # as a window manager would (Xvfb runs none)
+            window.setGeometry(window.screen().availableGeometry())
         window.separator_action.setChecked(separator)
         window.time.area_action.setChecked(charts)
         if charts and tab:

@@ -178,6 +178,7 @@ class MainWindow(DocumentWindow):
         # Data with d ≠ 2 coordinates cannot be drawn on the plane: they get their own view
         # (`high_dim`), built when first needed, so a window for the plane starts faster.
         self._high_dim: HighDimView | None = None
+        self._state_before_stage: Qt.WindowState | None = None  # see _fill_screen
         self.views = QStackedWidget(objectName="centralViews")
         self.views.addWidget(plot_column)
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -513,6 +514,19 @@ class MainWindow(DocumentWindow):
         if lab is not None:
             lab.set_presentation(on)
         fit_side_panel(self.side_scroll, self.splitter)
+        self._fill_screen(on)
+
+    def _fill_screen(self, on: bool) -> None:
+        """Presentation mode fills the screen (maximized: the title bar stays, F11 takes it
+        too); leaving it brings the window back as it was."""
+        maximized = Qt.WindowState.WindowMaximized
+        if on and self._state_before_stage is None:
+            self._state_before_stage = self.windowState()
+            self.setWindowState(self.windowState() | maximized)
+        elif not on and self._state_before_stage is not None:
+            if not self._state_before_stage & maximized:
+                self.setWindowState(self.windowState() & ~maximized)
+            self._state_before_stage = None
 
     def show_shortcuts(self) -> None:
         QMessageBox.information(self, "Shortcuts", shortcuts_html(self))

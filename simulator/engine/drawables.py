@@ -57,6 +57,7 @@ class LevelSet:
     role: str
     score: Score
     level: float = 0.0
+    stepped: bool = False  # the score jumps (a vote): its crossings are found by bisection
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -22,6 +22,7 @@ __all__ = [
     "grid_size",
     "level_segments",
     "partition_segments",
+    "polylines",
     "region_classes",
     "sample",
 ]
@@ -128,9 +129,18 @@ def _evaluated(score: Score, points: FloatArray) -> FloatArray:
 
 
 def level_segments(
-    xs: FloatArray, ys: FloatArray, values: FloatArray, level: float = 0.0
+    xs: FloatArray,
+    ys: FloatArray,
+    values: FloatArray,
+    level: float = 0.0,
+    stepped: Score | None = None,
 ) -> FloatArray:
-    """The level set as segments, an (m, 2, 2) array of end points (m may be 0)."""
+    """The level set as segments, an (m, 2, 2) array of end points (m may be 0).
+
+    `stepped`: the score itself, for a score that jumps (a vote: a sum of signs). Linear
+    interpolation would put every crossing mid-edge, a staircase along the grid; each is
+    found instead by bisection along its edge, to 1/256 of a cell (the jumps' own lines).
+    """
     v = values - level
     v = np.where(np.isfinite(v), v, np.nan)
     c0, c1, c2, c3 = v[:-1, :-1], v[:-1, 1:], v[1:, 1:], v[1:, :-1]
@@ -140,13 +150,13 @@ def level_segments(
     x0, x1 = xs[:-1][None, :], xs[1:][None, :]
     y0, y1 = ys[:-1][:, None], ys[1:][:, None]
     corners = (c0, c1, c2, c3)
-    pieces = []
+    pieces: list[tuple[_Crossing, _Crossing]] = []
 
     def add(cells: tuple[NDArray[np.intp], ...], pairs: tuple[tuple[int, int], ...]) -> None:
         for a, b in pairs:
             start = _edge_point(a, cells, corners, x0, x1, y0, y1)
             end = _edge_point(b, cells, corners, x0, x1, y0, y1)
-            pieces.append(np.stack((start, end), axis=1))
+            pieces.append((start, end))
 
     for case, pairs in _SEGMENTS.items():
         cells = np.nonzero((pattern == case) & valid)
@@ -160,7 +170,45 @@ def level_segments(
             add((cells[0][~above_centre], cells[1][~above_centre]), low)
     if not pieces:
         return np.zeros((0, 2, 2))
-    return np.concatenate(pieces, axis=0)
+    starts = _Crossing.joined([start for start, _ in pieces])
+    ends = _Crossing.joined([end for _, end in pieces])
+    if stepped is not None:
+        starts, ends = _bisected(starts, stepped, level), _bisected(ends, stepped, level)
+    return np.stack((starts.point, ends.point), axis=1)
+
+
+class _Crossing:
+    """Where the level crosses cell edges: the points, and each edge's two ends (p0 on the
+    side `above` says)."""
+
+    def __init__(self, point: FloatArray, p0: FloatArray, p1: FloatArray, above: NDArray[np.bool_]):
+        self.point, self.p0, self.p1, self.above = point, p0, p1, above
+
+    @staticmethod
+    def joined(parts: list[_Crossing]) -> _Crossing:
+        return _Crossing(
+            *(
+                np.concatenate([getattr(c, name) for c in parts])
+                for name in ("point", "p0", "p1", "above")
+            )
+        )
+
+
+_BISECTIONS = 8
+
+
+def _bisected(crossing: _Crossing, score: Score, level: float) -> _Crossing:
+    """The crossings found by bisection of the score along their edges."""
+    low = np.zeros(crossing.point.shape[0])
+    high = np.ones_like(low)
+    step = crossing.p1 - crossing.p0
+    for _ in range(_BISECTIONS):
+        middle = 0.5 * (low + high)
+        value = np.asarray(score(crossing.p0 + middle[:, None] * step), dtype=np.float64)
+        same = (value - level > 0) == crossing.above
+        low, high = np.where(same, middle, low), np.where(same, high, middle)
+    t = 0.5 * (low + high)
+    return _Crossing(crossing.p0 + t[:, None] * step, crossing.p0, crossing.p1, crossing.above)
 
 
 def _edge_point(
@@ -171,7 +219,7 @@ def _edge_point(
     x1: FloatArray,
     y0: FloatArray,
     y1: FloatArray,
-) -> FloatArray:
+) -> _Crossing:
     """Where the level crosses `edge` of each cell, by linear interpolation."""
     rows, cols = cells
     ends = {0: (0, 1), 1: (1, 2), 2: (3, 2), 3: (0, 3)}[edge]
@@ -179,13 +227,57 @@ def _edge_point(
     t = np.clip(a / np.where(a == b, 1.0, a - b), 0.0, 1.0)
     left, right = x0[0, cols], x1[0, cols]
     bottom, top = y0[rows, 0], y1[rows, 0]
-    if edge == 0:
-        return np.column_stack((left + t * (right - left), bottom))
-    if edge == 2:
-        return np.column_stack((left + t * (right - left), top))
-    if edge == 3:
-        return np.column_stack((left, bottom + t * (top - bottom)))
-    return np.column_stack((right, bottom + t * (top - bottom)))
+    if edge in (0, 2):
+        y = bottom if edge == 0 else top
+        p0, p1 = np.column_stack((left, y)), np.column_stack((right, y))
+    else:
+        x = left if edge == 3 else right
+        p0, p1 = np.column_stack((x, bottom)), np.column_stack((x, top))
+    return _Crossing(p0 + t[:, None] * (p1 - p0), p0, p1, a > 0)
+
+
+def polylines(segments: FloatArray) -> FloatArray:
+    """The segments joined into polylines where they share an end point (neighbouring cells
+    compute a shared crossing alike, bit for bit), as (k, 2) vertices with a row of NaN
+    after each polyline: drawn as lines, not as pairs, a curve has no seams at its joints
+    and a dashed one keeps its dashes."""
+    m = segments.shape[0]
+    if not m:
+        return np.zeros((0, 2))
+    ends = np.ascontiguousarray(segments.reshape(-1, 2) + 0.0)
+    keys = ends.view(np.dtype((np.void, 16))).ravel()
+    _, node = np.unique(keys, return_inverse=True)
+    node = node.ravel()
+    # A node joins two segments (two cells share an edge), or more where the level passes
+    # through a grid corner exactly.
+    links: dict[int, list[int]] = {}
+    for end, n in enumerate(node.tolist()):
+        links.setdefault(n, []).append(end)
+    used = np.zeros(m, dtype=bool)
+    out: list[FloatArray] = []
+
+    def walk(end: int) -> list[int]:
+        """The ends visited from `end`, segment by segment, until the chain stops."""
+        path = []
+        while True:
+            segment = end // 2
+            if used[segment]:
+                return path
+            used[segment] = True
+            far = end ^ 1
+            path += [end, far]
+            others = [e for e in links[int(node[far])] if not used[e // 2]]
+            if not others:
+                return path
+            end = others[0]
+
+    starts = [ends_[0] for ends_ in links.values() if len(ends_) == 1] + list(range(2 * m))
+    for end in starts:
+        if not used[end // 2]:
+            path = walk(end)
+            chain = ends[[*path[0::2], path[-1]]]
+            out += [chain, np.full((1, 2), np.nan)]
+    return np.concatenate(out)
 
 
 def partition_segments(xs: FloatArray, ys: FloatArray, values: FloatArray) -> FloatArray:

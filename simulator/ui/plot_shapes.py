@@ -18,6 +18,7 @@ from simulator.presentation.level_sets import (
     grid_size,
     level_segments,
     partition_segments,
+    polylines,
     region_classes,
 )
 from simulator.ui import style
@@ -63,18 +64,22 @@ class PlaneShapes:
                 if isinstance(drawable, Regions):
                     pieces.append(partition_segments(xs, ys, values))
                 else:
-                    pieces.append(level_segments(xs, ys, values, drawable.level))
-            segments = np.concatenate(pieces, axis=0)
-            curve.setData(segments[:, :, 0].ravel(), segments[:, :, 1].ravel())
+                    stepped = drawable.score if drawable.stepped else None
+                    pieces.append(level_segments(xs, ys, values, drawable.level, stepped))
+            lines = polylines(np.concatenate(pieces, axis=0))
+            curve.setData(lines[:, 0], lines[:, 1])
             curve.show()
 
     def drawn_curve(self, role: str) -> np.ndarray | None:
-        """A level set as drawn: its segments' end points, (m, 2), or None when hidden."""
+        """A level set as drawn: the vertices of its polylines, (m, 2), or None when hidden."""
         curve = self._curves[role]
         if not curve.isVisible():
             return None
         x, y = curve.getData()
-        return np.column_stack((x, y)) if x is not None else np.zeros((0, 2))
+        if x is None:
+            return np.zeros((0, 2))
+        vertices = np.column_stack((x, y))
+        return vertices[np.isfinite(x)]
 
     def _regions_to_draw(self) -> LevelSet | Regions | None:
         """What the plane is shaded by: a learner's partition into classes always (it is how

@@ -211,7 +211,7 @@ class PlotView(
         self._lines = {role: pg.InfiniteLine(angle=0) for role in style.ROLES}
         self._more_lines: dict[str, list[pg.InfiniteLine]] = {}
         self._halo_key: object = None
-        self._curves = {role: pg.PlotCurveItem(connect="pairs") for role in style.ROLES}
+        self._curves = {role: pg.PlotCurveItem(connect="finite") for role in style.ROLES}
         self._regions = pg.ImageItem()
         self._band = [self._lines["margin-low"], self._lines["margin-high"]]
         self._separator = self._lines["separator"]
@@ -239,18 +239,19 @@ class PlotView(
         for role, look in style.ROLES.items():
             layer[look.z] += [self._lines[role], self._curves[role]]
         # Bottom to top: grid, shading, points, mistakes, theory lines, the boundary and w
-        # above the points (dense data cannot hide them), the trial and markers on top.
+        # above the points (dense data cannot hide them), the trial and markers on top, and
+        # the points' numbers over the trial's marker (which is wider than their offset).
         for z, graphics in enumerate(
             (
                 (self._grid,),
                 (self._shade_positive, self._shade_negative, self._regions),
                 self._classes.layers,
-                (*self._halos, self._numbers, self._mistakes),
+                (*self._halos, self._mistakes),
                 (self._radius, *layer[0]),
                 (*layer[1], self._previous_arrow),
                 tuple(layer[2]),
                 (self._w_arrow, *self._class_arrows),
-                (self._selection, self._current, self._ghost),
+                (self._selection, self._current, self._ghost, self._numbers),
                 (self._hint, self._edge_marker),
             )
         ):

@@ -34,3 +34,12 @@ def deliver_posted_events(rounds=5):
     the widget tree a round). No timer is waited for, so no clock is involved."""
     for _ in range(rounds):
         QApplication.processEvents()
+
+
+def sized(window, size):
+    """`window` as it is on a screen of `size`: presentation mode maximizes it there; the
+    offscreen screen is 800 × 800, so here it is un-maximized and given that size."""
+    from PySide6.QtCore import Qt
+
+    window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMaximized)
+    window.resize(*size)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QFontInfo, QImage, QPainter
 
 from simulator.engine import Dataset, FeatureMap, Settings, Simulation, load_preset
@@ -583,3 +583,31 @@ def test_stepping_a_kernel_learner_samples_its_whole_sum_once(qtbot, monkeypatch
     values, scale = original(score, drawn), np.max(np.abs(original(score, c.dataset.points)))
     assert drawn.shape[0] > 20 and np.max(np.abs(values)) < 0.05 * scale
     c.undo_stack.setClean()
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+def test_the_trial_marker_does_not_hide_its_points_number(window, presentation):
+    """Issue 20 case 2: a number sits beside its point, closer than the trial's marker
+    reaches; it is drawn over the marker, as dark as the number of a point with none."""
+    window.presentation_action.setChecked(presentation)
+    window.controller.set_dataset(load_preset("or"))
+    window.controller.simulation.run(2)
+    window.controller.step()  # trial 3: point 3, (1, 0), under the trial's marker
+    plot = window.plot
+    plot.viewport().repaint()
+
+    def darkest(x, y):
+        """The darkest pixel where the number of the point at (x, y) is written (up and to
+        the right of it, inside the marker's reach)."""
+        centre = view_pos(plot, x, y)
+        image = plot.viewport().grab(QRect(centre.x() + 3, centre.y() - 16, 14, 14)).toImage()
+        return min(
+            image.pixelColor(i, j).lightness()
+            for i in range(image.width())
+            for j in range(image.height())
+        )
+
+    assert darkest(1.0, 0.0) <= darkest(0.0, 1.0) + 5  # point 3 as dark as point 2
+    window.numbers_action.setChecked(False)
+    plot.viewport().repaint()
+    assert darkest(1.0, 0.0) > darkest(0.0, 1.0) - 5 > 60  # no number: only light fills

@@ -17,7 +17,7 @@ from simulator.engine import Settings, load_preset
 from simulator.engine.numbers import format_vector
 from simulator.ui import style
 from simulator.ui.panels import ValueLabel
-from tests.helpers.driven import deliver_posted_events
+from tests.helpers.driven import deliver_posted_events, sized
 
 SIZES = [(1024, 768), (1920, 1080)]
 VALUES = (
@@ -69,7 +69,7 @@ def on_screen(window, widget) -> bool:
 
 
 def settle(qtbot, window, size):
-    window.resize(*size)
+    sized(window, size)
     qtbot.waitUntil(lambda: window.size().width() == size[0])
     deliver_posted_events()
 
@@ -182,3 +182,18 @@ def test_presentation_type_is_lecture_hall_size(qtbot, window):
     assert not window.presentation_action.isChecked()
     assert window.controls.learner_box.isVisible() and not window.theory.rule_title.isVisible()
     assert QFontInfo(window.theory.gamma.font()).pixelSize() < 24
+
+
+def test_presentation_mode_fills_the_screen_and_leaving_it_gives_the_window_back(qtbot, window):
+    maximized = Qt.WindowState.WindowMaximized
+    assert not window.windowState() & maximized
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    assert window.windowState() & maximized
+    room = window.screen().availableGeometry()
+    qtbot.waitUntil(lambda: window.width() >= room.width() - 8)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    assert not window.windowState() & maximized
+    window.showMaximized()  # a teacher's own maximized window stays so
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    assert window.windowState() & maximized

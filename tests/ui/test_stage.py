@@ -39,11 +39,11 @@ def test_or_after_cmu_without_bias_is_separable(window):
 
 
 def _at(qtbot, window, size):
-    window.resize(*size)
+    from tests.helpers.driven import deliver_posted_events, sized
+
+    sized(window, size)
     qtbot.waitUntil(lambda: window.size().toTuple() == size)
     for _ in range(3):
-        from tests.helpers.driven import deliver_posted_events
-
         deliver_posted_events()
 
 

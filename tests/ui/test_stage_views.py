@@ -27,7 +27,7 @@ from simulator.engine.lab import LabPlan, run_lab
 from simulator.engine.numbers import format_number, format_tick, format_vector, parse_number
 from simulator.presentation.frame import build_frame
 from simulator.ui import MainWindow, style
-from tests.helpers.driven import deliver_posted_events
+from tests.helpers.driven import deliver_posted_events, sized
 
 
 def stage_window(qtbot, preset, settings=None, *, trials=0, size=(1024, 768), presentation=True):
@@ -36,8 +36,8 @@ def stage_window(qtbot, preset, settings=None, *, trials=0, size=(1024, 768), pr
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)
-    win.resize(*size)
     win.presentation_action.setChecked(presentation)
+    sized(win, size)
     if trials:
         win.controller.simulation.run(trials - 1, until_converged=False)
         win.controller.step()

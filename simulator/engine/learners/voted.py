@@ -207,7 +207,7 @@ class VotedPerceptron(Perceptron):
         def score(points: FloatArray) -> FloatArray:
             return self.decision(state, features.transform(points))
 
-        return (LevelSet(role, score),)
+        return (LevelSet(role, score, stepped=True),)
 
     # -- words ---------------------------------------------------------------------------
 
