@@ -26,7 +26,9 @@ from simulator.ui.controller import SimulationController
 from simulator.ui.ledger import Ledger
 from simulator.ui.timeline import Timeline
 
-__all__ = ["TimeViews"]
+__all__ = ["CHARTS_MAX_PX", "TimeViews"]
+
+CHARTS_MAX_PX = 320  # the charts' part of a tall presentation column (see `_share_area`)
 
 
 class TimeViews(QObject):
@@ -143,14 +145,15 @@ class TimeViews(QObject):
     def _share_area(self) -> None:
         """The charts' part of the column: about a third (at least 240 px); in presentation
         mode what the plot leaves above its minimum height (the window's `_fit_stage` sets
-        it), at least 28 % and at most half."""
+        it), at least 28 % and at most half, and on a tall screen no more than
+        `CHARTS_MAX_PX` (what a chart and its caption use there): the rest is the plot's."""
         splitter = getattr(self, "splitter", None)
         if splitter is not None:
             total = sum(splitter.sizes())
             share = max(min(240, total // 2), round(0.32 * total))
             if self._presentation:
                 plot = splitter.widget(0).minimumSizeHint().height()
-                share = min(total // 2, max(round(0.28 * total), total - plot))
+                share = min(total // 2, max(round(0.28 * total), total - plot), CHARTS_MAX_PX)
             splitter.setSizes([total - share, share])
 
     def share_area(self) -> None:

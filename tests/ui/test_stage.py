@@ -493,3 +493,16 @@ def test_with_the_charts_open_at_1024_the_plot_and_the_charts_both_keep_room(qtb
     window.time.area_action.setChecked(False)
     _at(qtbot, window, (1024, 768))
     assert window.explanation.isVisible() or view is not window.views.widget(0)
+
+
+@pytest.mark.parametrize("name", ["moons", "cmu"])
+def test_on_a_tall_screen_the_charts_leave_the_plot_the_larger_part(qtbot, window, name):
+    """At 1920 × 1080 with the charts open, the plot (the thing the class watches) is
+    taller than the charts, and the trial's explanation still shows."""
+    window.presentation_action.setChecked(True)
+    window.load_preset(name)
+    window.controller.step()
+    window.time.area_action.setChecked(True)
+    _at(qtbot, window, (1920, 1080))
+    assert window.plot.height() > window.time.tabs.height() >= 200
+    assert window.explanation.isVisible()

@@ -415,18 +415,25 @@ def phrase_bottom(label, phrase):
 
 @pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)])
 @pytest.mark.parametrize("presentation", [False, True])
-def test_the_proof_caption_shows_its_conclusion_without_scrolling(qtbot, size, presentation):
-    win = stage_window(
-        qtbot, "cmu", Settings(bias=False), trials=13, size=size, presentation=presentation
-    )
-    assert win.controller.simulation.converged
+@pytest.mark.parametrize(
+    ("preset", "settings", "trials", "conclusion"),
+    [
+        ("cmu", Settings(bias=False), 13, "so k ≤ R²/γ*² = 5."),
+        ("ring", Settings("kernel-perceptron", kernel="rbf"), 30, "so k ≤ R²/γ*² = 53.07."),
+    ],
+)
+def test_the_proof_caption_shows_its_conclusion_without_scrolling(
+    qtbot, size, presentation, preset, settings, trials, conclusion
+):
+    """The whole argument, to its last line, in the kernel's longer names too."""
+    win = stage_window(qtbot, preset, settings, trials=trials, size=size, presentation=presentation)
     win.time.area_action.setChecked(True)
     win.time.tabs.setCurrentIndex(0)
     deliver_posted_events()
     box = win.time.tabs.currentWidget()
     caption, scroll = box.caption, box.scroll
     assert scroll.verticalScrollBar().value() == 0
-    assert phrase_bottom(caption, "k ≤ R²/γ*² = 5") <= scroll.viewport().height()
+    assert phrase_bottom(caption, conclusion) <= scroll.viewport().height()
     if presentation:
         assert QFontInfo(caption.font()).pixelSize() >= style.PRESENTATION_TICK_PX
     close(win)
