@@ -81,3 +81,14 @@ def dialogs(monkeypatch):
     for name in ("question", "critical", "information", "about"):
         monkeypatch.setattr(QMessageBox, name, getattr(recorder, name))
     return recorder
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _the_apps_look():
+    """Tests see the type and drawing the app sets up (`set_up_look`): a layout measured
+    here is the one users get, whatever test ran first in this process."""
+    from PySide6.QtWidgets import QApplication
+
+    from simulator.ui.style import set_up_look
+
+    set_up_look(QApplication.instance() or QApplication([]))

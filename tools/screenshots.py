@@ -64,13 +64,10 @@ STATES = {
 
 def start_app() -> QApplication:
     """The QApplication as the app sets it up (antialiasing, at least 10.5 pt type)."""
-    app = QApplication.instance() or QApplication(sys.argv)
-    import pyqtgraph as pg
+    from simulator.ui.style import set_up_look
 
-    pg.setConfigOptions(antialias=True)  # as the app does (simulator.app.app)
-    font = app.font()
-    font.setPointSizeF(max(font.pointSizeF(), 10.5))
-    app.setFont(font)
+    app = QApplication.instance() or QApplication(sys.argv)
+    set_up_look(app)
     return app
 
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow
 from simulator.engine import Dataset, Settings, Simulation
 from simulator.engine.lessons import Lesson, StepState
 from simulator.engine.session import Session
+from simulator.ui import style
 
 __all__ = ["run_app"]
 
@@ -85,8 +86,6 @@ def run_app(
     starts with the settings it remembers from last time. `lesson` (played as
     `lesson_states`): open the window in it.
     """
-    import pyqtgraph as pg
-
     Simulation.theory_seconds = THEORY_SECONDS  # γ* never freezes the window
     startup = _StartupMessages()
     qInstallMessageHandler(startup)
@@ -94,10 +93,7 @@ def run_app(
     startup.release()
     app.setApplicationName("Linear Classifier Lab")
     app.setOrganizationName("LinearClassifierLab")
-    pg.setConfigOptions(antialias=True)
-    font = app.font()
-    font.setPointSizeF(max(font.pointSizeF(), 10.5))
-    app.setFont(font)
+    style.set_up_look(app)
 
     from simulator.app.main_window import MainWindow
 

@@ -60,6 +60,9 @@ def export_main(
 
     qInstallMessageHandler(_qt_messages)
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    from simulator.ui.style import set_up_look
+
+    set_up_look(app)  # as in the window: exports look alike wherever they are made
     try:
         try:
             job = ExportJob(Simulation.from_settings(dataset, settings), options, stop=stop)

@@ -294,7 +294,10 @@ def _plot(result: LabResult, path: Path, log_y: bool = False) -> None:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])  # noqa: F841 - keep alive
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    from simulator.ui.style import set_up_look
+
+    set_up_look(app)  # as in the window: exports look alike wherever they are made
     from simulator.ui.lab_charts import ScalingChart, render_chart
 
     width, height = PLOT_SIZE

@@ -246,6 +246,9 @@ def export_lesson_main(
     from simulator.export.writers import ExportError
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    from simulator.ui.style import set_up_look
+
+    set_up_look(app)  # as in the window: exports look alike wherever they are made
     try:
         try:
             written = _write(lesson, states, options, stop)

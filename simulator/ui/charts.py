@@ -59,7 +59,7 @@ class ChartBox(QWidget):
         column.setSpacing(0)
         column.addWidget(self.key)
         column.addWidget(chart, 1)
-        layout.addLayout(column, 3)
+        layout.addLayout(column, 5)
         chart.set_key_outside(True)
         chart.key_changed.connect(self._on_key)
         self.caption = QLabel(objectName=f"{chart.objectName()}Caption")
@@ -73,7 +73,7 @@ class ChartBox(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(180)
-        layout.addWidget(scroll, 2)
+        layout.addWidget(scroll, 4)
         self.scroll = scroll
         self._layout = layout
         self._presentation = False
@@ -104,8 +104,8 @@ class ChartBox(QWidget):
             font.setPixelSize(style.PRESENTATION_TICK_PX)
         self.caption.setFont(font)
         self.key.setFont(font)
-        self._layout.setStretch(0, 1 if on else 3)
-        self._layout.setStretch(1, 1 if on else 2)
+        self._layout.setStretch(0, 1 if on else 5)
+        self._layout.setStretch(1, 1 if on else 4)
         self._on_caption(self.chart.caption)
 
 

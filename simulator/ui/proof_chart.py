@@ -41,7 +41,7 @@ GENERAL_NAMES = ("(w−w₀)·u*/ηγ*", "(‖w‖²−‖w₀‖²)/η²R²", "
 class ProofChart(Chart):
     """A_k and B_k squeezing k, up to the bound (see the module docstring)."""
 
-    heading = "Novikoff's proof, after each mistake k"
+    heading = "Novikoff's proof"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("proofChart", parent)
@@ -144,15 +144,15 @@ class ProofChart(Chart):
             f"η = {number(proof.learning_rate)}, {g} = {number(proof.gamma)}, "
             f"{r} = {number(proof.radius)}" + (f", in {proof.space}" if proof.space else "")
         )
-        adds = f"as each mistake adds η y {x}·u* ≥ η{g}"
-        grows = f"as each adds 2η y w·{x} + η²‖{x}‖² ≤ η²{r}² (y w·{x} ≤ 0 on a mistake)"
+        adds = f"each mistake adds η y {x}·u* ≥ η{g}"
+        grows = f"each adds 2η y w·{x} + η²‖{x}‖² ≤ η²{r}², as y w·{x} ≤ 0"
         # The conclusion first: a narrow caption on a projector shows it without scrolling.
         if proof.general:
             lines = [
                 f"<b>k ≤ {bound}</b>, from w₀ ≠ 0 ({given}, w₀·u* = "
                 f"{number(proof.start_along)}, ‖w₀‖² = {number(proof.start_norm2)}).",
-                f"After the k-th mistake, <b>A_k = (w−w₀)·u*/η{g} ≥ k</b>, {adds};",
-                f"<b>B_k = (‖w‖²−‖w₀‖²)/η²{r}² ≤ k</b>, {grows}, whatever w₀.",
+                f"<b>A_k = (w−w₀)·u*/η{g} ≥ k</b>: {adds}.",
+                f"<b>B_k = (‖w‖²−‖w₀‖²)/η²{r}² ≤ k</b>: {grows}, whatever w₀.",
                 f"<b>w·u* ≤ ‖w‖</b> (Cauchy–Schwarz): w₀·u* + kη{g} ≤ √(‖w₀‖² + kη²{r}²), "
                 f"so A_k stays under C(k) = (√(‖w₀‖² + kη²{r}²) − w₀·u*)/η{g},",
                 f"and k ≤ A_k ≤ C(k) holds only up to k = {bound}.",
@@ -160,9 +160,9 @@ class ProofChart(Chart):
         else:
             lines = [
                 f"<b>k ≤ {r}²/{g}² = {bound}</b> ({given}).",
-                f"After the k-th mistake, <b>A_k = w·u*/η{g} ≥ k</b>, {adds};",
-                f"<b>B_k = ‖w‖²/η²{r}² ≤ k</b>, {grows}.",
-                f"<b>A_k ≤ √B_k·{r}/{g}</b> (Cauchy–Schwarz: w·u* ≤ ‖w‖) ≤ √k·{r}/{g}, "
+                f"<b>A_k = w·u*/η{g} ≥ k</b>: {adds}.",
+                f"<b>B_k = ‖w‖²/η²{r}² ≤ k</b>: {grows}.",
+                f"<b>A_k ≤ √B_k·{r}/{g} ≤ √k·{r}/{g}</b> (Cauchy–Schwarz), "
                 f"so k ≤ {r}²/{g}² = {bound}.",
             ]
         if proof.truncated:

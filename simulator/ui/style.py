@@ -18,6 +18,7 @@ import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QApplication
 
 POSITIVE = QColor("#0072B2")  # blue
 NEGATIVE = QColor("#D55E00")  # vermillion
@@ -120,6 +121,7 @@ def diamond() -> QPainterPath:
 
 POCKET = QColor("#7A3DB8")  # purple: the pocket's line
 AVERAGE = QColor("#8B5A00")  # brown: the averaged perceptron's w̄
+VOTE = QColor("#8B5A00")  # brown too (never drawn beside w̄): the voted perceptron's vote
 MARGIN_BAND = QColor("#444444")  # the margin perceptron's band y·w·x = τ
 
 
@@ -150,6 +152,7 @@ ROLES: dict[str, Role] = {
     "previous": Role(PREVIOUS, 2.0, PREVIOUS_DASH, "before the update", z=1),
     "pocket": Role(POCKET, 2.5, Qt.PenStyle.DashDotLine, "the pocket's boundary", z=1),
     "average": Role(AVERAGE, 2.5, Qt.PenStyle.DashLine, "averaged w̄", z=1),
+    "vote": Role(VOTE, 3.0, Qt.PenStyle.SolidLine, "the vote Σ c_k sign(v_k·x) = 0", z=2),
     "margin-band": Role(MARGIN_BAND, 1.5, Qt.PenStyle.DotLine, "margin y·w·x = τ", z=1),
     "separator": Role(SEPARATOR, 2.5, SEPARATOR_DASH, "optimal separator u*", toggle="separator"),
     "margin-low": Role(SEPARATOR, 1.5, BAND_DASH, "margin band ±γ*", toggle="separator"),
@@ -244,3 +247,14 @@ def pen(
     result.setCosmetic(True)
     result.setCapStyle(Qt.PenCapStyle.FlatCap)
     return result
+
+
+def set_up_look(app: QApplication) -> None:
+    """What the app looks like everywhere, the window and its exports alike: antialiased
+    drawing and type of at least 10.5 pt (the tests and the tools set it up so too)."""
+    import pyqtgraph as pg
+
+    pg.setConfigOptions(antialias=True)
+    font = app.font()
+    font.setPointSizeF(max(font.pointSizeF(), 10.5))
+    app.setFont(font)

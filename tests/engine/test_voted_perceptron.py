@@ -159,16 +159,24 @@ def test_its_bound_is_novikoffs_for_the_perceptrons_mistakes():
     assert voted.converged and voted.mistakes <= voted.mistake_bound()
 
 
-def test_its_boundary_is_the_votes_level_set():
-    from simulator.engine.drawables import LevelSet
+def test_it_draws_v_s_line_and_the_vote_s_curve():
+    """The line of v, whose verdicts the run shows (the strip, the marks), as the perceptron
+    draws it; and the vote's boundary, a level set of the vote, what it predicts."""
+    from simulator.engine.drawables import LevelSet, Line
 
     sim = Simulation(load_preset("moons"), "voted-perceptron")
-    assert sim.learner.curved and not sim.learner.drawables(sim.learner_state, sim.features)
+    assert not sim.learner.curved and not sim.learner.drawables(sim.learner_state, sim.features)
     sim.run(120, until_converged=False)
-    (boundary,) = sim.learner.drawables(sim.learner_state, sim.features)
-    assert isinstance(boundary, LevelSet) and boundary.role == "boundary"
+    line, vote = sim.learner.drawables(sim.learner_state, sim.features)
+    assert isinstance(line, Line) and line.role == "boundary"
+    plain = Simulation(load_preset("moons"))
+    plain.run(120, until_converged=False)
+    assert line == plain.learner.drawables(plain.learner_state, plain.features)[0]
+    assert isinstance(vote, LevelSet) and vote.role == "vote" and vote.stepped
     grid = np.random.default_rng(1).uniform(-1.5, 2.5, size=(100, 2))
-    np.testing.assert_array_equal(boundary.score(grid), sim.decision(grid))
+    np.testing.assert_array_equal(vote.score(grid), sim.decision(grid))
+    (before,) = sim.learner.drawables(sim.learner_state, sim.features, role="previous")
+    assert isinstance(before, Line) and before.role == "previous"
 
 
 def test_a_session_brings_its_vote_back(tmp_path):

@@ -7,7 +7,10 @@ algorithm", 1999): the perceptron runs, and every weight vector it passes throug
 
 Its training verdict is the current v's (y·v·x ≤ 0 is a mistake): the perceptron's, exact
 as the perceptron's, so it makes the perceptron's mistakes and Novikoff's bound holds for
-them; its prediction, decision and boundary are the vote's (a curve: `curved`).
+them; its prediction and decision are the vote's. Both are drawn: v's line as the
+boundary (with its arrow; the trial's verdict, the strip and the misclassified marks are
+v's, as the rule learns by them) and the vote's curve under its own role "vote" (what it
+predicts), so no mark contradicts the line it belongs to.
 
 State. The counts grow with every trial (`cadence` "trial"): the current vector's count is
 kept in the state; the vectors and the final counts of the earlier ones live in a
@@ -114,7 +117,7 @@ class VotedPerceptron(Perceptron):
     title: ClassVar[str] = "Voted perceptron"
     source: ClassVar[str] = "Freund and Schapire 1999 (the voted perceptron)"
     parameters: ClassVar[tuple[Parameter, ...]] = Perceptron.parameters[:1]  # η, no mode
-    curved: ClassVar[bool] = True
+    roles: ClassVar[tuple[str, ...]] = ("boundary", "previous", "vote")
     score_formula: ClassVar[str] = "s = v·x"
     update_formula: ClassVar[str] = "v ← v + η y x"
 
@@ -198,16 +201,20 @@ class VotedPerceptron(Perceptron):
         return (("vectors voting", f"{int(np.count_nonzero(counts))} of {counts.shape[0]}"),)
 
     def drawables(self, state: State, features: Any, role: str = "boundary") -> tuple[Any, ...]:
-        """The vote's boundary Σ c_k sign(v_k·x) = 0, a level set (none while no vector with
-        a direction in the plane has a vote)."""
+        """v's line under `role`, as the perceptron draws it, and for the current state the
+        vote's boundary Σ c_k sign(v_k·x) = 0, a level set found where the vote jumps
+        (none while no vector with a direction in the plane has a vote)."""
+        drawn = super().drawables(state, features, role)
+        if role != "boundary":
+            return drawn
         vectors, counts = _voters(_voted(state))
         if not counts.size or not np.all(np.isfinite(vectors)):
-            return ()
+            return drawn
 
         def score(points: FloatArray) -> FloatArray:
             return self.decision(state, features.transform(points))
 
-        return (LevelSet(role, score, stepped=True),)
+        return (*drawn, LevelSet("vote", score, stepped=True))
 
     # -- words ---------------------------------------------------------------------------
 
