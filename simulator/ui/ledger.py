@@ -188,7 +188,9 @@ class LedgerView(QTableView):
         header = QFontMetrics(self.horizontalHeader().font())
         pad = 12  # the cell's margins, and a little air
         texts = [t for t in map(self.ledger_model().texts, self.rows_in_sight()) if t]
-        for column, name in enumerate(COLUMNS):
+        heading = self.ledger_model().headerData
+        names = [str(heading(c, Qt.Orientation.Horizontal)) for c in range(len(COLUMNS))]
+        for column, name in enumerate(names):
             need = max(
                 [header.horizontalAdvance(name)]
                 + [metrics.horizontalAdvance(row[column]) for row in texts]
@@ -207,7 +209,7 @@ class LedgerView(QTableView):
             lines += 1  # the vectors on one more line each: as column vectors at most
             for column in VECTOR_COLUMNS:
                 wrapped = [wrapped_width(row[column], metrics, lines) for row in texts]
-                need = max([header.horizontalAdvance(COLUMNS[column]), *wrapped]) + pad
+                need = max([header.horizontalAdvance(names[column]), *wrapped]) + pad
                 widths[column] = min(self._widths[column], need)
         self._set_lines(lines)
         for column, width in enumerate(widths):
@@ -299,6 +301,7 @@ class Ledger(QWidget):
         moved = trace.trials != self._trials
         self._trials = trace.trials
         self.model.set_dataset(frame.dataset)
+        self.model.set_weights_name("W" if frame.snapshot.rows > 1 else frame.learner.weights_name)
         self.model.show_trace(trace)
         if moved and not running and self._asked != trace.trials and self.isVisible():
             self.view.follow(trace.trials)  # the run moved on its own: keep it in sight

@@ -137,6 +137,7 @@ class LedgerModel(QAbstractTableModel):
         self._cache: OrderedDict[int, dict[int, tuple[str, ...]]] = OrderedDict()
         self._label: Callable[[int], str] = format_signed_label
         self._dataset: Dataset | None = None
+        self._names = COLUMNS  # the header: "w" and "Δw" as the learner calls its weights
         self.bold_font = QFont()  # the current trial's row: the view's type, bold
         self.bold_font.setBold(True)
         self.fetches = 0  # replays made, for tests and benchmarks
@@ -147,6 +148,13 @@ class LedgerModel(QAbstractTableModel):
             self._dataset = dataset
             self._label = lambda y: label_text(y, dataset)
             self._cache.clear()
+
+    def set_weights_name(self, name: str) -> None:
+        """Head the weights' columns as the learner names them (`Learner.weights_name`)."""
+        names = (*COLUMNS[:7], f"Δ{name}", name)
+        if names != self._names:
+            self._names = names
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 7, 8)
 
     # -- what is shown -------------------------------------------------------------------------
 
@@ -231,7 +239,7 @@ class LedgerModel(QAbstractTableModel):
     ) -> object:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
             if role == Qt.ItemDataRole.DisplayRole:
-                return COLUMNS[section]
+                return self._names[section]
             if role == Qt.ItemDataRole.ToolTipRole:
                 return _TIPS[section]
         return None

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QRect
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QFontInfo, QFontMetrics, QTextCursor, QTextDocument
 
 from simulator.engine import Dataset, Settings, Simulation, load_preset
@@ -481,4 +481,28 @@ def test_sparse_mistake_ticks_stay_black_and_exact(qtbot):
     counts, shades = slider.tick_columns(), slider.tick_shades()
     assert counts.sum() == win.controller.simulation.mistakes > 0
     assert np.all(shades[counts > 0] == 1.0) and np.all(shades[counts == 0] == 0.0)
+    close(win)
+
+
+@pytest.mark.parametrize(
+    ("preset", "settings", "name"),
+    [
+        ("or", Settings(), "w"),
+        ("ring", Settings("kernel-perceptron", kernel="rbf"), "Σαᵢyᵢxᵢ"),
+        ("blobs3", Settings("multiclass-perceptron"), "W"),
+    ],
+)
+def test_the_weights_are_named_for_what_they_are(qtbot, preset, settings, name):
+    """The kernel perceptron's w = Σαᵢyᵢxᵢ does not score a point (f, the kernel sum,
+    does): the band, the panel and the ledger call it that, not w (helper's review)."""
+    win = stage_window(qtbot, preset, settings, trials=5)
+    assert win.band.names["weights"].text() == name
+    header = show_ledger(win).model().headerData
+    assert (header(7, Qt.Orientation.Horizontal), header(8, Qt.Orientation.Horizontal)) == (
+        f"Δ{name}",
+        name,
+    )
+    win.presentation_action.setChecked(False)
+    deliver_posted_events()
+    assert win.theory.labels["weights"].text() == f"{name} ="
     close(win)

@@ -120,6 +120,8 @@ class Learner:
     theory_space: ClassVar[str] = "feature space"
     # The vector of a trial in that space, as the proof writes it (a mistake adds η·y·it).
     proof_vector: ClassVar[str] = "x"
+    # What the weights shown as "w" are, when they are not what scores a point (a kernel's).
+    weights_name: ClassVar[str] = "w"
     # Whether γ*'s separator u*, its band and R live in the plane's feature space (then they
     # are drawn, and w's margin compares with γ*); not so for a kernel's or Kessler's space.
     theory_in_plane: ClassVar[bool] = True

@@ -126,6 +126,7 @@ class KernelPerceptron(Learner):
     curved: ClassVar[bool] = True
     theory_space: ClassVar[str] = "K_b's feature space"  # its `theory_rows`
     proof_vector: ClassVar[str] = "φ_b(x)"
+    weights_name: ClassVar[str] = "Σαᵢyᵢxᵢ"  # not what scores: f is the kernel sum
     theory_in_plane: ClassVar[bool] = False
     start_text: ClassVar[str] = "f = 0, no support vectors"
     score_formula: ClassVar[str] = "f(x) = Σ αᵢ yᵢ K_b(xᵢ, x)"
