@@ -110,7 +110,8 @@ class LegendBox(QGraphicsObject):
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(QPen(QColor("#BBBBBB"), 1))
-        painter.setBrush(QColor(255, 255, 255, 235))
+        painter.setBrush(QColor(255, 255, 255))  # opaque: a line under it reads as a second
+        # line through a see-through key
         painter.drawRoundedRect(self._rect, 4, 4)
         painter.setFont(self._font)
         pad, row, sample = self._pad, self._row, self._sample
