@@ -460,6 +460,18 @@ def test_its_explanation_writes_the_sum_term_by_term():
     point = str(trial.index + 1).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
     assert learner.explain_update(trial, str, str).startswith(f"Mistake: α{point} ← α{point}")
     assert "K_b(x, z) = exp(" in learner.explain_score(trial, str)
+    assert learner.explain_no_update(trial, str) is None  # a mistake's is its update
+
+
+def test_a_right_trial_says_the_alphas_stay_not_w():
+    from simulator.presentation.explain import explain
+    from simulator.presentation.frame import build_frame
+
+    sim = Simulation(load_preset("xor"), "kernel-perceptron")
+    sim.run(37)  # trial 37: point 1, right (the run converged at trial 36)
+    text = explain(build_frame(sim)).text()
+    assert "predicts −1, correct" in text
+    assert "No update: every αᵢ stays" in text and "w stays" not in text
 
 
 def test_a_session_brings_it_back_bit_for_bit(tmp_path):

@@ -421,6 +421,10 @@ class KernelPerceptron(Learner):
         terms = self.explain_sum(trial.states[0], x, rows, labels, number)
         return f"{terms}, with {self.kernel_text()}"
 
+    def explain_no_update(self, trial: Any, vector: Any) -> str | None:
+        """Right: the αᵢ stay (there is no w that scores here; f is the kernel sum)."""
+        return "No update: every αᵢ stays, and f with them." if not trial.mistake else None
+
     def explain_update(self, trial: Any, number: Any, vector: Any) -> str:
         point = _subscript(trial.index + 1)
         return (
