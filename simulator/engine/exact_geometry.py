@@ -33,10 +33,13 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 
 _HULL_FEATURES = 8  # Qhull's cost grows as n^(D/2)
-_HULL_ROWS = {4: 30_000, 5: 5_000, 6: 1_000, 7: 250, 8: 100}
-"""The most candidate vertices Qhull is given in D dimensions (none beyond 3 dimensions):
-its facets grow as n^⌊D/2⌋, and at these sizes even points on a sphere (every one a vertex)
-take 1–2 s; 300 points in 8-D took 35 s (tools: /tmp/f-data/hull_sphere.py)."""
+_HULL_ROWS = {4: 600, 5: 400, 6: 100, 7: 80, 8: 40}
+"""The most points Qhull is given in k dimensions (none beyond 3): its facets grow as
+n^⌊k/2⌋, and at these sizes points whose every one is a vertex with the most facets there
+can be (on the moment curve: a cyclic polytope) take about a second; 135 points in 6-D took
+2.4 s, 60 in 8-D 3.5 s. Round data in a polynomial kernel's space are like that (500
+points of a ring with (x·z + 1)² froze the window for over a minute before this limit
+applied to the candidates' search too). Random data have few vertices and pass."""
 
 
 # -- exact arithmetic on a few points ------------------------------------------------------
@@ -317,8 +320,11 @@ def _maybe_vertices(P: FloatArray) -> NDArray[np.intp]:
     if n <= k + 1:
         return everything
     candidates = everything
+    limit = _HULL_ROWS.get(k, math.inf)  # Qhull is never given more (its time is n^⌊k/2⌋)
     if n > 64 * k:
         extremes = np.unique([int(np.argmax(project(P, d))) for d in _directions(k)])
+        if extremes.size > limit:
+            return everything
         try:
             inner = ConvexHull(P[extremes])
         except QhullError:
@@ -328,6 +334,8 @@ def _maybe_vertices(P: FloatArray) -> NDArray[np.intp]:
         for equation in inner.equations:  # one pass per facet: a matrix product is slower
             outside |= project(P, equation[:-1]) + equation[-1] >= -tolerance
         candidates = np.union1d(np.flatnonzero(outside), extremes)
+    if candidates.size > limit:  # too many to sort out here: the caller says so
+        return candidates
     try:  # its vertices, and the points it finds too close to a facet to call
         hull = ConvexHull(P[candidates], qhull_options="Qc")
         vertices: NDArray[np.intp] = candidates[np.union1d(hull.vertices, hull.coplanar[:, 0])]

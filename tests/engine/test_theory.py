@@ -580,7 +580,8 @@ def test_a_hull_with_too_many_vertices_reports_nan_and_why(monkeypatch):
     ds = Dataset(P, np.where(P @ rng.normal(size=7) + 2 * rng.normal(size=300) > 0, 1, -1))
     report = margin_report(ds)
     assert math.isnan(report.gamma) and report.bound == math.inf and not report.separable
-    assert "found up to 100 possible hull vertices in 8 features; these have" in report.reason
+    limit = exact_geometry._HULL_ROWS[8]
+    assert f"found up to {limit} possible hull vertices in 8 features; these have" in report.reason
     # The same limit in the plane, lowered: a number below it, nan with the reason above.
     ring = np.array([[math.cos(t), math.sin(t)] for t in np.linspace(0, 6, 12)])
     noisy_ring = Dataset(np.vstack([ring, 0.5 * ring]), [1, -1] * 12)
@@ -631,3 +632,28 @@ def test_a_margin_over_its_time_budget_is_no_verdict(monkeypatch):
     assert "separable" not in build_frame(sim).status
     monkeypatch.setattr(Simulation, "theory_seconds", None)
     assert Simulation(ds).margin_report().decided  # the engine's default: no budget
+
+
+def test_qhull_is_never_given_more_points_than_it_takes_in_a_second(monkeypatch):
+    """500 points of a ring, one label flipped, in the degree-2 kernel's 6-D space: every
+    point is a vertex of the hull (took minutes, freezing the window). Neither the search
+    for candidates nor the hull itself hands Qhull more than `_HULL_ROWS` points."""
+    import scipy.spatial
+
+    given = []
+    real = scipy.spatial.ConvexHull
+
+    def counted(points, *args, **kwargs):
+        given.append(points.shape)
+        return real(points, *args, **kwargs)
+
+    monkeypatch.setattr(scipy.spatial, "ConvexHull", counted)
+    rng = np.random.default_rng(0)
+    P = rng.uniform(-3, 3, size=(500, 2))
+    y = np.where(np.hypot(P[:, 0], P[:, 1]) < 1.8, 1, -1)
+    y[:20] *= -1
+    sim = Simulation(Dataset(P, y), "kernel-perceptron", kernel="polynomial", degree=2)
+    report = sim.margin_report()
+    assert math.isnan(report.gamma) and not report.separable
+    assert "possible hull vertices in 6 features; these have 500" in report.reason
+    assert given and all(n <= exact_geometry._HULL_ROWS.get(k, n) for n, k in given)
