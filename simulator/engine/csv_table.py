@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from simulator.engine.chunks import CHUNK_BYTES
 from simulator.engine.dataset import (
+    MAX_CLASSES,
     MAX_COORDINATE,
     DataFileError,
     Dataset,
@@ -30,6 +31,10 @@ from simulator.engine.dataset import (
 __all__ = ["CsvReader", "map_labels", "parse_csv"]
 
 
+_LABELS = (-1.0, *(float(k) for k in range(MAX_CLASSES)))
+"""The labels a file may hold: −1/+1 or 0/1 for two classes, 0 … K−1 for K ≥ 3."""
+
+
 def _label(text: str, where: str, decimal_comma: bool = False) -> float:
     if not text:
         raise DataFileError(f"{where}: no label (use -1/+1 or 0/1)")
@@ -39,9 +44,36 @@ def _label(text: str, where: str, decimal_comma: bool = False) -> float:
         raise DataFileError(
             f"{where}: label {short_repr(text)} is not a number (use -1/+1 or 0/1)"
         ) from None
-    if value not in (-1.0, 0.0, 1.0):
-        raise DataFileError(f"{where}: label {short_repr(text)} is not -1, +1, 0 or 1")
+    if value not in _LABELS:
+        raise DataFileError(
+            f"{where}: label {short_repr(text)} is not -1, +1, or a class 0 … {MAX_CLASSES - 1}"
+        )
     return value
+
+
+def file_labels(
+    values: NDArray[np.float64], source: str
+) -> tuple[NDArray[np.float64], tuple[str, ...] | None]:
+    """A file's labels as the dataset takes them, and its class names: two classes as
+    `map_labels` reads them; a label of 2 or more makes the labels the classes 0 … K−1
+    (K = the largest + 1, named "0" … "K−1"), which no −1 may join."""
+    if not values.size or float(np.max(values)) < 2.0:
+        return map_labels(values, source), None
+    if (values == -1.0).any():
+        raise DataFileError(
+            f"{source}: labels mix -1 and classes 2 or more; use -1/+1 for two classes, "
+            f"0 … K−1 for K"
+        )
+    count = int(np.max(values)) + 1
+    empty = sorted(set(range(count)) - set(np.unique(values).astype(int).tolist()))
+    if empty:  # a typo in a file of two classes, more likely than an empty class
+        first = int(np.flatnonzero(values >= 2.0)[0])
+        raise DataFileError(
+            f"{source}: label {values[first]:g} of point {first + 1} makes the labels the "
+            f"classes 0 … {count - 1}, but class {', '.join(map(str, empty))} has no point; "
+            "two classes are -1/+1 or 0/1"
+        )
+    return values, tuple(str(k) for k in range(count))
 
 
 def map_labels(values: NDArray[np.float64], source: str) -> NDArray[np.float64]:
@@ -186,7 +218,7 @@ class CsvReader:
         first = header_line + 1
         while body is not None:
             table = _fast_table(body, delimiter, len(header))
-            if table is None or not np.isin(table[:, label_col], (-1.0, 0.0, 1.0)).all():
+            if table is None or not np.isin(table[:, label_col], _LABELS).all():
                 slow = _SlowReader(body, delimiter, header, columns, first - 1, source)
                 table = slow.table()  # names the line, or reads what NumPy would not
             points.append(table[:, coord_cols])
@@ -194,9 +226,9 @@ class CsvReader:
             del table
             first += body.count("\n")
             body = next(pieces, None)
-        mapped = map_labels(_joined(labels), source)
+        mapped, classes = file_labels(_joined(labels), source)
         try:
-            return Dataset(_joined(points), mapped, names=names)
+            return Dataset(_joined(points), mapped, names=names, class_names=classes)
         except ValueError as exc:
             raise DataFileError(f"{source}: {exc}") from None
 

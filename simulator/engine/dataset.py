@@ -491,27 +491,36 @@ class Dataset:
     # -- writing ----------------------------------------------------------------------------
 
     def to_csv(self) -> str:
-        """CSV text: a header `x1,...,label`, then one row per point (repr-exact floats).
+        """CSV text: a header `x1,...,label`, then one row per point (repr-exact floats),
+        labels −1/+1, or 0 … K−1 for K ≥ 3 classes (their names are not kept: JSON keeps them).
 
         Written `CHUNK_ROWS` rows at a time (see `json_text`)."""
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerow([*self._names, "label"])
         pieces = [out.getvalue()]
+        label_format = "+d" if len(self.classes) == 2 else "d"
         for start in range(0, len(self), CHUNK_ROWS):
             points = self._points[start : start + CHUNK_ROWS].tolist()
             labels = self._labels[start : start + CHUNK_ROWS].tolist()
             # Floats and ±1 never need quoting: the rows are joined directly.
             pieces.append(
                 "".join(
-                    f"{','.join(map(repr, point))},{label:+d}\n"
+                    f"{','.join(map(repr, point))},{label:{label_format}}\n"
                     for point, label in zip(points, labels, strict=True)
                 )
             )
         return "".join(pieces)
 
     def to_json(self) -> str:
-        """JSON text: {"names": [...], "points": [[...], ...], "labels": [...]}."""
-        document = {"names": list(self._names), "points": self._points, "labels": self._labels}
+        """JSON text: {"names": [...], "points": [[...], ...], "labels": [...]}, and for K ≥ 3
+        classes "class_names" (the labels are then the classes 0 … K−1)."""
+        document: dict[str, object] = {
+            "names": list(self._names),
+            "points": self._points,
+            "labels": self._labels,
+        }
+        if len(self.classes) > 2:
+            document["class_names"] = list(self.class_names)
         return json_text(document)
 
 

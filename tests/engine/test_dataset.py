@@ -110,7 +110,7 @@ def test_csv_maps_zero_one_labels_and_finds_the_label_column():
         ("x1,x2\n1,2\n", "no 'label' column"),
         ("x1,x2,label\n1,2,1\n1,abc,1\n", "line 3: 'abc' in column 'x2' is not a number"),
         ("x1,x2,label\n1,2,1\n1,2\n", "line 3: 2 values, but the header has 3 columns"),
-        ("x1,x2,label\n1,2,7\n", "line 2: label '7' is not -1, \\+1, 0 or 1"),
+        ("x1,x2,label\n1,2,7\n", "label 7 of point 1 makes the labels the classes 0 … 7"),
         ("x1,x2,label\n1,2,yes\n", "line 2: label 'yes' is not a number"),
         ("x1,x2,label\n1,2,0\n1,2,-1\n", "mix 0 and -1"),
         ("x1,x2,label\n1,nan,1\n", "line 2: 'nan' in column 'x2' is not a finite number"),
@@ -338,7 +338,7 @@ def test_a_bad_line_deep_in_a_long_file_is_named(tmp_path):
     assert "long.csv, line 3212: 'oops' in column 'x2' is not a number" in _one_line_error(path)
     rows[3210] = "7,8,1e200"
     path.write_text("x1,x2,label\n" + "\n".join(rows) + "\n")
-    assert "line 3212: label '1e200' is not -1, +1, 0 or 1" in _one_line_error(path)
+    assert "line 3212: label '1e200' is not -1, +1, or a class 0 … 8" in _one_line_error(path)
     rows[3210] = "7,1e200,1"
     path.write_text("x1,x2,label\n" + "\n".join(rows) + "\n")
     assert "line 3212: '1e200' in column 'x2' is beyond ±1e+150" in _one_line_error(path)
@@ -449,3 +449,40 @@ def test_json_text_refuses_what_json_would():
         json_text({"points": np.array([[1.0, math.nan]])})
     with pytest.raises(TypeError):
         json_text({"mask": np.array([True, False])})
+
+
+@pytest.mark.parametrize("name", ["blobs3", "iris3"])
+@pytest.mark.parametrize("suffix", [".csv", ".json"])
+def test_k_class_data_saved_by_the_app_load_again(tmp_path, name, suffix):
+    """A helper session saved blobs3 as CSV and could not open it ("+2 is not -1, +1, 0
+    or 1"): the file now holds the classes 0 … K−1, and JSON their names too."""
+    from simulator.engine import load_preset
+    from simulator.engine.readers import load_dataset
+
+    data = load_preset(name)
+    path = tmp_path / f"{name}{suffix}"
+    path.write_text(data.to_csv() if suffix == ".csv" else data.to_json())
+    again = load_dataset(path)
+    assert np.array_equal(again.points, data.points)
+    assert np.array_equal(again.labels, data.labels) and again.classes == data.classes
+    names = data.class_names if suffix == ".json" else ("0", "1", "2")
+    assert again.class_names == names
+
+
+def test_a_csv_of_classes_0_to_k_and_its_refusals(tmp_path):
+    from simulator.engine.dataset import DataFileError
+    from simulator.engine.readers import load_dataset
+
+    good = tmp_path / "four.csv"
+    good.write_text("x1,x2,label\n0,0,0\n1,0,1\n0,1,2\n1,1,3\n")
+    four = load_dataset(good)
+    assert four.classes == (0, 1, 2, 3) and four.class_names == ("0", "1", "2", "3")
+    two = tmp_path / "two.csv"
+    two.write_text("x1,x2,label\n0,0,0\n1,0,1\n")
+    assert load_dataset(two).classes == (-1, 1)  # 0/1: the two classes −1/+1, as before
+    for body, words in (("0,0,-1\n1,0,2\n", "labels mix -1 and classes"),
+                        ("0,0,0\n1,0,9\n", r"is not -1, \+1, or a class 0 … 8")):  # fmt: skip
+        bad = tmp_path / "bad.csv"
+        bad.write_text("x1,x2,label\n" + body)
+        with pytest.raises(DataFileError, match=words):
+            load_dataset(bad)

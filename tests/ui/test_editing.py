@@ -148,7 +148,7 @@ def test_open_a_file(tmp_path, window):
     [
         ("x1,x2,label\n0,1,1\n0,oops,1\n", "line 3: 'oops' in column 'x2' is not a number"),
         ("x1,x2\n0,1\n", "no 'label' column"),
-        ("x1,x2,label\n0,1,5\n", "line 2: label '5'"),
+        ("x1,x2,label\n0,1,5\n", "label 5 of point 1 makes the labels the classes"),
     ],
 )
 def test_opening_a_bad_file_changes_nothing_and_says_why(
