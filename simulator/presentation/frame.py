@@ -160,6 +160,12 @@ def status_text(sim: Simulation, snapshot: Snapshot, report: MarginReport) -> st
             "different labels."
         )
     if not report.separable and report.decided:
+        if not learner.theory_in_plane or sim.settings.features != "linear":
+            space = learner.theory_space if not learner.theory_in_plane else "feature space"
+            return (
+                f"Not separable in {space}: no hyperplane there splits the classes, so k "
+                "has no bound."
+            )
         where = "" if sim.features.bias else " through the origin (bias is off)"
         return f"Not linearly separable: no line{where} splits the classes, so k has no bound."
     if sum(1 for c in ds.classes if ds.count(c)) < 2:

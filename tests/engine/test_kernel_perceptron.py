@@ -506,3 +506,37 @@ def test_the_command_line_offers_its_parameters_once(tmp_path):
             "--out", str(out), "--size", "320x240"]  # fmt: skip
     assert main(argv) == 0
     assert len(list(out.glob("frame_*.png"))) == 9
+
+
+@pytest.mark.parametrize("sigma", [1e-6, 1e-10, 1e-100])
+def test_a_narrow_rbf_kernel_keeps_k_of_a_point_with_itself_1(sigma):
+    """|x|² + |x|² − 2x·x does not cancel to 0 in floats, and divided by 2σ² it made
+    K(x, x) = 0 at σ = 1e-10 (a helper session: γ* 0.07784 and "never converges" on moons).
+    Near points' distances are summed from their differences: K(x, x) = 1 exactly, the
+    Gram matrix is I + 1 (40 distinct points), γ* = √(1/40), and the run converges."""
+    from simulator.engine.learners.kernels import Kernel
+
+    ds = load_preset("moons")
+    rbf = Kernel("rbf", sigma=sigma, bias=False)
+    gram = rbf.gram(ds.points, ds.points)
+    np.testing.assert_array_equal(gram, np.eye(len(ds)))
+    values, errors = rbf.gram_with_errors(ds.points, ds.points)
+    assert np.all(np.diag(values) == 1.0) and np.all(np.diag(errors) < 1e-15)
+    sim = Simulation(ds, "kernel-perceptron", kernel="rbf", sigma=sigma)
+    sim.run(100_000)
+    wide = Simulation(ds, "kernel-perceptron", kernel="rbf", sigma=1e-3)
+    wide.run(100_000)  # K = I as well (far points: exp(−|a − b|²/2σ²) underflows to 0)
+    assert sim.converged and np.array_equal(sim.mistake_trials(), wide.mistake_trials())
+    assert sim.margin_report().gamma == pytest.approx(math.sqrt(1 / len(ds)), rel=1e-9)
+    assert sim.mistakes <= sim.mistake_bound()
+
+
+def test_not_separable_in_the_kernels_space_is_not_said_of_lines():
+    """`separable` is split by a line, but not by (x·z)²'s space: the status says which."""
+    from simulator.presentation.frame import build_frame
+
+    sim = Simulation(load_preset("separable"), "kernel-perceptron", coef0=0.0)
+    sim.run(50, until_converged=False)
+    status = build_frame(sim).status
+    assert status.startswith("Not separable in K_b's feature space") and "line" not in status
+    assert Simulation(load_preset("separable")).margin_report().separable

@@ -88,12 +88,23 @@ class Kernel:
         return G
 
     def _rbf_argument(self, A: FloatArray, B: FloatArray) -> FloatArray:
-        """−|a − b|²/(2σ²), with |a − b|² = |a|² + |b|² − 2a·b (at least 0)."""
+        """−|a − b|²/(2σ²), with |a − b|² = |a|² + |b|² − 2a·b (at least 0), except where
+        that sum cancels to within its own rounding (a ≈ b): there |a − b|² is summed from
+        the differences, so that K(x, x) is 1 exactly and near points keep their distance
+        however narrow σ is (the sum's rounding, divided by 2σ², made K(x, x) = 0 at
+        σ = 1e-10 and a false "never converges")."""
+        sizes_a = np.einsum("ij,ij->i", A, A)
+        sizes_b = np.einsum("ij,ij->i", B, B)
         G = A @ B.T
         G *= -2.0
-        G += np.einsum("ij,ij->i", A, A)[:, None]
-        G += np.einsum("ij,ij->i", B, B)[None, :]
+        G += sizes_a[:, None]
+        G += sizes_b[None, :]
         np.maximum(G, 0.0, out=G)
+        rounding = (A.shape[1] + 4) * 4 * _U * (sizes_a[:, None] + sizes_b[None, :])
+        near = np.nonzero(rounding >= G)
+        if near[0].size:
+            differences = A[near[0]] - B[near[1]]
+            G[near] = np.einsum("ij,ij->i", differences, differences)
         G *= -1.0 / (2.0 * self.sigma * self.sigma)
         return G
 
@@ -153,6 +164,7 @@ class Kernel:
         )
         zeta = (A.shape[1] + 12) * _U / (2.0 * self.sigma * self.sigma) * (size * size)
         zeta = 1.01 * zeta + 4.0 * _U * np.abs(argument) + _TINY
+        zeta[argument == 0.0] = 0.0  # the same point: K = exp(0) = 1 exactly, whatever σ
         with np.errstate(over="ignore"):
             above = np.exp(argument + zeta) * (1.0 + 2.0 * _U) - K
         below = K - np.exp(argument - zeta) * (1.0 - 2.0 * _U)
