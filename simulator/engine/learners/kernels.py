@@ -89,10 +89,11 @@ class Kernel:
 
     def _rbf_argument(self, A: FloatArray, B: FloatArray) -> FloatArray:
         """−|a − b|²/(2σ²), with |a − b|² = |a|² + |b|² − 2a·b (at least 0), except where
-        that sum cancels to within its own rounding (a ≈ b): there |a − b|² is summed from
-        the differences, so that K(x, x) is 1 exactly and near points keep their distance
-        however narrow σ is (the sum's rounding, divided by 2σ², made K(x, x) = 0 at
-        σ = 1e-10 and a false "never converges")."""
+        that sum cancels to within its own rounding (a ≈ b) and σ is so narrow that the
+        rounding, divided by 2σ², could move K by 1e-6: there |a − b|² is summed from the
+        differences, so that K(x, x) is 1 exactly and near points keep their distance (the
+        sum's rounding made K(x, x) = 0 at σ = 1e-10 and a false "never converges"). At
+        ordinary σ the error bounds cover the sum's rounding, and nothing is recomputed."""
         sizes_a = np.einsum("ij,ij->i", A, A)
         sizes_b = np.einsum("ij,ij->i", B, B)
         G = A @ B.T
@@ -100,9 +101,10 @@ class Kernel:
         G += sizes_a[:, None]
         G += sizes_b[None, :]
         np.maximum(G, 0.0, out=G)
-        rounding = (A.shape[1] + 4) * 4 * _U * (sizes_a[:, None] + sizes_b[None, :])
-        near = np.nonzero(rounding >= G)
-        if near[0].size:
+        top = float(np.max(sizes_a, initial=0.0) + np.max(sizes_b, initial=0.0))
+        rounding = (A.shape[1] + 4) * 4 * _U * top  # the sum's error, at most
+        if rounding > 1e-6 * 2.0 * self.sigma * self.sigma:  # it could move K by 1e-6: σ narrow
+            near = np.nonzero(rounding >= G)
             differences = A[near[0]] - B[near[1]]
             G[near] = np.einsum("ij,ij->i", differences, differences)
         G *= -1.0 / (2.0 * self.sigma * self.sigma)
