@@ -124,6 +124,7 @@ class ExportJob:
             legend=options.legend,
             explain=options.explain,
             charts=options.charts,
+            explain_lines=simulation.learner.explain_lines,
         )
 
     @property

@@ -116,8 +116,10 @@ class FrameRenderer:
         legend: bool = False,
         explain: bool = False,
         charts: bool = False,
+        explain_lines: int = EXPLAIN_LINES,
     ) -> None:
         self.width, self.height = int(width), int(height)
+        self._explain_lines = explain_lines  # the learner's (`Learner.explain_lines`)
         # Sized for a 1280x720 slide; smaller frames shrink less, so they stay readable.
         scale = max(0.75, self.height / 720)
         self._margin = round(12 * scale)
@@ -172,7 +174,7 @@ class FrameRenderer:
         document.setDefaultFont(font)
         document.setDocumentMargin(0)
         document.setTextWidth(self.width - 2 * self._margin)
-        lines = EXPLAIN_LINES if self._wide else EXPLAIN_LINES + 1  # narrow: lines wrap
+        lines = self._explain_lines + (0 if self._wide else 1)  # narrow: lines wrap
         strip = round(lines * QFontMetricsF(font).lineSpacing() + 1.2 * self._margin)
         return document, min(strip, self.height // 4)
 

@@ -350,6 +350,35 @@ def test_explain_paints_the_arithmetic_in_readable_lines_under_the_plot(tmp_path
     assert 60 <= 720 - strip_top <= 110
 
 
+def _text_bands(image):
+    """The heights of the strip's lines of text (rows of ink), and whether the last one
+    ends before the frame's bottom edge."""
+    strip_top = image.shape[0] - next(
+        row for row in range(1, 300) if not np.array_equal(image[-row, 0], image[-1, 0])
+    )
+    ink = (image[strip_top + 2 :].min(axis=2) < 100).any(axis=1)
+    bands, start = [], None
+    for row, inked in enumerate([*ink, False]):
+        if inked and start is None:
+            start = row
+        elif not inked and start is not None:
+            bands.append(row - start)
+            start = None
+    return bands, not ink[-1]
+
+
+def test_explain_gives_the_kernel_perceptrons_fourth_line_its_room(tmp_path):
+    """Its trial's f(x) with its terms and K_b's formula wraps: four lines, the last one
+    whole (a helper session found it cut at the frame's bottom edge)."""
+    result = export_here(
+        "--dataset", "xor", "--algorithm", "kernel-perceptron", "--kernel", "rbf",
+        "--sigma", 0.5, "--trials", 4, "--explain", "--out", tmp_path, "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    bands, whole = _text_bands(pixels(frames(tmp_path)[4]))
+    assert len(bands) == 4 and min(bands) >= 12 and whole, bands
+
+
 def test_legend_draws_the_plot_legend_in_the_plot(tmp_path):
     common = ("--dataset", "or", "--trials", 2, "--size", "640x360", "--quiet")
     assert export_here(*common, "--out", tmp_path / "plain").returncode == 0

@@ -122,6 +122,9 @@ class Learner:
     proof_vector: ClassVar[str] = "x"
     # What the weights shown as "w" are, when they are not what scores a point (a kernel's).
     weights_name: ClassVar[str] = "w"
+    # The lines the strip under an exported frame takes for a trial: its point, its score
+    # and verdict, its update (a kernel's sum of terms wraps onto a fourth).
+    explain_lines: ClassVar[int] = 3
     # Whether γ*'s separator u*, its band and R live in the plane's feature space (then they
     # are drawn, and w's margin compares with γ*); not so for a kernel's or Kessler's space.
     theory_in_plane: ClassVar[bool] = True

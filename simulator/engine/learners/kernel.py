@@ -127,6 +127,7 @@ class KernelPerceptron(Learner):
     theory_space: ClassVar[str] = "K_b's feature space"  # its `theory_rows`
     proof_vector: ClassVar[str] = "φ_b(x)"
     weights_name: ClassVar[str] = "Σαᵢyᵢxᵢ"  # not what scores: f is the kernel sum
+    explain_lines: ClassVar[int] = 4  # f's terms and K_b's formula wrap onto a second line
     theory_in_plane: ClassVar[bool] = False
     start_text: ClassVar[str] = "f = 0, no support vectors"
     score_formula: ClassVar[str] = "f(x) = Σ αᵢ yᵢ K_b(xᵢ, x)"
