@@ -514,11 +514,7 @@ class Dataset:
     def to_json(self) -> str:
         """JSON text: {"names": [...], "points": [[...], ...], "labels": [...]}, and for K ≥ 3
         classes "class_names" (the labels are then the classes 0 … K−1)."""
-        document: dict[str, object] = {
-            "names": list(self._names),
-            "points": self._points,
-            "labels": self._labels,
-        }
+        document = {"names": list(self._names), "points": self._points, "labels": self._labels}
         if len(self.classes) > 2:
             document["class_names"] = list(self.class_names)
         return json_text(document)

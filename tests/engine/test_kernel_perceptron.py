@@ -320,7 +320,7 @@ def test_after_a_move_gamma_is_found_from_the_last_support_and_is_the_same(
 def test_a_factor_too_costly_to_finish_keeps_the_lengths(monkeypatch):
     """Past its work budget the factor stops and puts the rest of the diagonal in a last
     column: every row keeps its length K_b(x, x); inner products stay within the rest."""
-    from simulator.engine.learners import kernel as kernel_module
+    from simulator.engine.learners import kernels as kernel_module
     from simulator.engine.learners.kernels import Kernel
 
     points = np.random.default_rng(4).uniform(-2, 2, size=(60, 2))

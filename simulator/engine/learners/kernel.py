@@ -46,7 +46,7 @@ from numpy.typing import NDArray
 from simulator.engine.drawables import LevelSet
 from simulator.engine.learners.base import Bound, Learner, Parameter, State, Step, Theory
 from simulator.engine.learners.exact import ExactSum, Row, as_fraction, exact_float
-from simulator.engine.learners.kernels import KERNELS, Kernel, exact_inputs
+from simulator.engine.learners.kernels import KERNELS, Kernel, exact_inputs, kernel_rows
 from simulator.engine.learners.perceptron import LEARNING_RATE
 
 __all__ = ["COEF0", "DEGREE", "KERNEL", "SIGMA", "DualScore", "KernelPerceptron", "KernelState"]
@@ -55,7 +55,6 @@ FloatArray = NDArray[np.float64]
 _U = 2.0**-53
 _BLOCK = 1 << 18  # entries of a Gram block computed at once (2 MB of floats)
 _SHOWN_TERMS = 6  # the explanation writes at most this many terms of the sum
-_FACTOR_WORK = 4e9  # n·r² of a factor of the Gram matrix (a few seconds) before it stops
 # Deleted support points' coordinates in a factor's span, per factor while it lives, by
 # the factor's id (arrays are not hashable) (`proof_weights`).
 _PROJECTIONS: dict[int, dict[bytes, FloatArray]] = {}
@@ -517,22 +516,6 @@ def _changed_terms(earlier: KernelState, later: KernelState) -> KernelState | No
     )
 
 
-def kernel_rows(kernel: Kernel, points: FloatArray) -> FloatArray:
-    """Rows L with L Lᵀ = G_b, the Gram matrix of K_b on the points, to rounding: a factor
-    of the Gram matrix of the distinct points (`pivoted_cholesky`; equal points get equal
-    rows), and a column of zeros when the points span less than the feature space (so
-    that data it does not separate get γ* = 0, as a u orthogonal to them scores 0)."""
-    if not points.shape[0]:
-        return np.zeros((0, 1))
-    distinct, row = np.unique(points + 0.0, axis=0, return_inverse=True)
-    largest = float(np.max(kernel.diagonal(distinct)))
-    factor = pivoted_cholesky(kernel, distinct, 4.0 * distinct.shape[0] * _U * largest)
-    if factor.shape[1] < kernel.dimension(points.shape[1]):
-        factor = np.column_stack((factor, np.zeros(factor.shape[0])))
-    rows: FloatArray = np.ascontiguousarray(factor[row.ravel()])
-    return rows
-
-
 def _kernel_state(state: State) -> KernelState:
     assert isinstance(state, KernelState)
     return state
@@ -577,35 +560,3 @@ def _number(value: float) -> str:
 
 def _subscript(number: int) -> str:
     return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
-
-
-def pivoted_cholesky(kernel: Kernel, points: FloatArray, tolerance: float) -> FloatArray:
-    """L with L Lᵀ = G_b to within `tolerance` on the diagonal of the rest: Cholesky with the
-    largest remaining pivot first, stopped when every remaining pivot is below it. Columns
-    of G_b are made as needed (O(n·r) memory, O(n·r²) work for a factor of rank r).
-
-    Past `_FACTOR_WORK` (n·r² of about 4·10⁹: thousands of points and a kernel narrow for
-    them) it stops early and adds a last column, the square roots of the remaining
-    diagonal: the rows then have the kernel's lengths exactly and its inner products to
-    within that remainder (Nyström's approximation), so γ* is approximate there."""
-    n = points.shape[0]
-    residual = kernel.diagonal(points)
-    factor = np.zeros((n, min(n, 64)))
-    rank = 0
-    while rank < n:
-        i = int(np.argmax(residual))
-        pivot = float(residual[i])
-        if not pivot > tolerance:
-            break
-        if rank == factor.shape[1]:
-            factor = np.column_stack((factor, np.zeros((n, min(n, 2 * rank) - rank))))
-        if n * rank * rank > _FACTOR_WORK:
-            factor[:, rank] = np.sqrt(np.maximum(residual, 0.0))
-            return np.ascontiguousarray(factor[:, : rank + 1])
-        column = kernel.gram(points, points[i : i + 1])[:, 0] - factor[:, :rank] @ factor[i, :rank]
-        column /= math.sqrt(pivot)
-        factor[:, rank] = column
-        residual -= column * column
-        residual[i] = 0.0
-        rank += 1
-    return np.ascontiguousarray(factor[:, :rank])

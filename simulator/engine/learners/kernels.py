@@ -15,6 +15,9 @@ farther from 0 than its bound has the exact sign (`Kernel.gram_with_errors`). Th
 polynomial kernel of whole degree is rational on the data as written, so a sum that
 bound cannot decide is computed exactly (`Kernel.exact_value`); exp is not rational, so
 the RBF kernel's such sums stay undecided.
+
+The Gram matrix's factor (`kernel_rows`, `pivoted_cholesky`): rows with the inner products
+of the points' feature vectors, where the kernel perceptron's γ*, R and u* are found.
 """
 
 from __future__ import annotations
@@ -29,13 +32,14 @@ from numpy.typing import NDArray
 
 from simulator.engine.learners.exact import written
 
-__all__ = ["KERNELS", "Kernel", "exact_inputs"]
+__all__ = ["KERNELS", "Kernel", "exact_inputs", "kernel_rows", "pivoted_cholesky"]
 
 FloatArray = NDArray[np.float64]
 
 KERNELS = ("polynomial", "rbf")
 _U = 2.0**-53
 _TINY = 2.0**-1074  # an underflowing operation is off by at most half of this, absolutely
+_FACTOR_WORK = 4e9  # n·r² of a factor of the Gram matrix (a few seconds) before it stops
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -208,3 +212,54 @@ def _power(values: FloatArray, degree: int) -> FloatArray:
 def exact_inputs(row: FloatArray) -> list[Fraction]:
     """A row of input coordinates as the decimals they are written as."""
     return [written(v) if v else Fraction(0) for v in row.tolist()]
+
+
+# -- the Gram matrix's factor: the rows whose γ*, R and u* the panel shows ---------------
+
+
+def kernel_rows(kernel: Kernel, points: FloatArray) -> FloatArray:
+    """Rows L with L Lᵀ = G_b, the Gram matrix of K_b on the points, to rounding: a factor
+    of the Gram matrix of the distinct points (`pivoted_cholesky`; equal points get equal
+    rows), and a column of zeros when the points span less than the feature space (so
+    that data it does not separate get γ* = 0, as a u orthogonal to them scores 0)."""
+    if not points.shape[0]:
+        return np.zeros((0, 1))
+    distinct, row = np.unique(points + 0.0, axis=0, return_inverse=True)
+    largest = float(np.max(kernel.diagonal(distinct)))
+    factor = pivoted_cholesky(kernel, distinct, 4.0 * distinct.shape[0] * _U * largest)
+    if factor.shape[1] < kernel.dimension(points.shape[1]):
+        factor = np.column_stack((factor, np.zeros(factor.shape[0])))
+    rows: FloatArray = np.ascontiguousarray(factor[row.ravel()])
+    return rows
+
+
+def pivoted_cholesky(kernel: Kernel, points: FloatArray, tolerance: float) -> FloatArray:
+    """L with L Lᵀ = G_b to within `tolerance` on the diagonal of the rest: Cholesky with the
+    largest remaining pivot first, stopped when every remaining pivot is below it. Columns
+    of G_b are made as needed (O(n·r) memory, O(n·r²) work for a factor of rank r).
+
+    Past `_FACTOR_WORK` (n·r² of about 4·10⁹: thousands of points and a kernel narrow for
+    them) it stops early and adds a last column, the square roots of the remaining
+    diagonal: the rows then have the kernel's lengths exactly and its inner products to
+    within that remainder (Nyström's approximation), so γ* is approximate there."""
+    n = points.shape[0]
+    residual = kernel.diagonal(points)
+    factor = np.zeros((n, min(n, 64)))
+    rank = 0
+    while rank < n:
+        i = int(np.argmax(residual))
+        pivot = float(residual[i])
+        if not pivot > tolerance:
+            break
+        if rank == factor.shape[1]:
+            factor = np.column_stack((factor, np.zeros((n, min(n, 2 * rank) - rank))))
+        if n * rank * rank > _FACTOR_WORK:
+            factor[:, rank] = np.sqrt(np.maximum(residual, 0.0))
+            return np.ascontiguousarray(factor[:, : rank + 1])
+        column = kernel.gram(points, points[i : i + 1])[:, 0] - factor[:, :rank] @ factor[i, :rank]
+        column /= math.sqrt(pivot)
+        factor[:, rank] = column
+        residual -= column * column
+        residual[i] = 0.0
+        rank += 1
+    return np.ascontiguousarray(factor[:, :rank])
