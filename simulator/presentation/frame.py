@@ -106,6 +106,12 @@ class Frame:
         return tuple(d.line for d in self.drawables if isinstance(d, Line) and d.role == role)
 
     @property
+    def weights_name(self) -> str:
+        """What the band, the panel and the ledger call the weights: W for K rows, else
+        the learner's name for them (`Learner.weights_name`)."""
+        return "W" if self.snapshot.rows > 1 else self.learner.weights_name
+
+    @property
     def curved(self) -> bool:
         """Whether the boundary is a curve in the plane (a feature map, a kernel, a vote)."""
         return (

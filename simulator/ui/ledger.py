@@ -301,7 +301,7 @@ class Ledger(QWidget):
         moved = trace.trials != self._trials
         self._trials = trace.trials
         self.model.set_dataset(frame.dataset)
-        self.model.set_weights_name("W" if frame.snapshot.rows > 1 else frame.learner.weights_name)
+        self.model.set_weights_name(frame.weights_name)
         self.model.show_trace(trace)
         if moved and not running and self._asked != trace.trials and self.isVisible():
             self.view.follow(trace.trials)  # the run moved on its own: keep it in sight

@@ -158,10 +158,7 @@ class NumbersBand(QWidget):
             "mistakes": ("mistakes k", self._mistakes_text(frame)),
             "trial": ("trial", str(s.trials)),
             "epoch": ("epoch", str(s.epoch)),
-            "weights": (
-                "W" if s.rows > 1 else frame.learner.weights_name,
-                weights_texts(s.weights, s.rows),
-            ),
+            "weights": (frame.weights_name, weights_texts(s.weights, s.rows)),
         }
         key = (frame.dataset, frame.settings)
         if key != self._room_key:  # a new run: cells start from their own size again

@@ -281,7 +281,7 @@ class TheoryPanel(QWidget):
         self.epoch.setText(str(s.epoch))
         self._hold_room(frame)
         self.weights.setText(_weights_text(s.weights, rows=s.rows))
-        self.labels["weights"].setText("W =" if s.rows > 1 else f"{frame.learner.weights_name} =")
+        self.labels["weights"].setText(f"{frame.weights_name} =")
         own = frame.learner_numbers
         self.learner_numbers.setVisible(bool(own))
         self.learner_numbers.setText("\n".join(f"{label}: {value}" for label, value in own))
