@@ -53,16 +53,14 @@ def export_main(
         return exit_status(stop.signal or 2)
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtCore import QCoreApplication, QEvent, qInstallMessageHandler
-    from PySide6.QtWidgets import QApplication
 
     from simulator.export.job import ExportJob
     from simulator.export.writers import ExportError
 
     qInstallMessageHandler(_qt_messages)
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    from simulator.ui.style import set_up_look
+    from simulator.ui.style import painting_application
 
-    set_up_look(app)  # as in the window: exports look alike wherever they are made
+    app = painting_application()
     try:
         try:
             job = ExportJob(Simulation.from_settings(dataset, settings), options, stop=stop)

@@ -292,12 +292,10 @@ def _write(path: Path, data: bytes | str, *, follow_links: bool = True) -> None:
 def _plot(result: LabResult, path: Path, log_y: bool = False) -> None:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before Qt loads: same pixels, any machine
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-    from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    from simulator.ui.style import set_up_look
+    from simulator.ui.style import painting_application
 
-    set_up_look(app)  # as in the window: exports look alike wherever they are made
+    app = painting_application()  # noqa: F841 - kept alive while the chart paints
     from simulator.ui.lab_charts import ScalingChart, render_chart
 
     width, height = PLOT_SIZE

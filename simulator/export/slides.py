@@ -241,14 +241,11 @@ def export_lesson_main(
         return exit_status(stop.signal or 2)
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtCore import QCoreApplication, QEvent
-    from PySide6.QtWidgets import QApplication
 
     from simulator.export.writers import ExportError
+    from simulator.ui.style import painting_application
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    from simulator.ui.style import set_up_look
-
-    set_up_look(app)  # as in the window: exports look alike wherever they are made
+    app = painting_application()
     try:
         try:
             written = _write(lesson, states, options, stop)

@@ -15,6 +15,7 @@ mistake (a shape, not only a colour).
 from __future__ import annotations
 
 import math
+import sys
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen, QPolygonF
@@ -247,6 +248,16 @@ def pen(
     result.setCosmetic(True)
     result.setCapStyle(Qt.PenCapStyle.FlatCap)
     return result
+
+
+def painting_application() -> QApplication:
+    """The running QApplication, or a new one, set up as the window's (`set_up_look`): what
+    an export paints with, so that its pixels do not depend on where it is made."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication([sys.argv[0]])
+    set_up_look(app)
+    return app
 
 
 def set_up_look(app: QApplication) -> None:
