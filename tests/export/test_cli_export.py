@@ -335,24 +335,15 @@ def test_explain_paints_the_arithmetic_in_readable_lines_under_the_plot(tmp_path
     assert result.returncode == 0, result.stderr
     image = pixels(frames(tmp_path)[1])
     assert image.shape == (720, 1280, 3)
-    strip_top = 720 - next(
-        row for row in range(1, 200) if not np.array_equal(image[-row, 0], image[-1, 0])
-    )  # the strip is grey to its top edge, then the plot's white begins
-    ink = (image[strip_top + 2 :].min(axis=2) < 100).any(axis=1)
-    bands, start = [], None
-    for row, inked in enumerate([*ink, False]):
-        if inked and start is None:
-            start = row
-        elif not inked and start is not None:
-            bands.append(row - start)
-            start = None
+    strip_top, bands, _ = _text_bands(image)
     assert len(bands) == 3 and min(bands) >= 12, bands  # three lines of text, 12+ px tall
     assert 60 <= 720 - strip_top <= 110
 
 
 def _text_bands(image):
-    """The heights of the strip's lines of text (rows of ink), and whether the last one
-    ends before the frame's bottom edge."""
+    """The strip's top row (it is grey to its top edge, then the plot's white begins), the
+    heights of its lines of text (rows of ink), and whether the last one ends before the
+    frame's bottom edge."""
     strip_top = image.shape[0] - next(
         row for row in range(1, 300) if not np.array_equal(image[-row, 0], image[-1, 0])
     )
@@ -364,7 +355,7 @@ def _text_bands(image):
         elif not inked and start is not None:
             bands.append(row - start)
             start = None
-    return bands, not ink[-1]
+    return strip_top, bands, not ink[-1]
 
 
 def test_explain_gives_the_kernel_perceptrons_fourth_line_its_room(tmp_path):
@@ -375,7 +366,7 @@ def test_explain_gives_the_kernel_perceptrons_fourth_line_its_room(tmp_path):
         "--sigma", 0.5, "--trials", 4, "--explain", "--out", tmp_path, "--quiet",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    bands, whole = _text_bands(pixels(frames(tmp_path)[4]))
+    _, bands, whole = _text_bands(pixels(frames(tmp_path)[4]))
     assert len(bands) == 4 and min(bands) >= 12 and whole, bands
 
 
